@@ -1,0 +1,46 @@
+"""Mirrors repeat MyTimer's spans into other tools' traces (torch.profiler now, NVTX later)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+
+class Mirror(Protocol):
+    """Opens and closes a range in another tool; ranges nest like the timer's spans."""
+
+    def push(self, name: str) -> None: ...
+
+    def pop(self) -> None: ...
+
+
+class RecordFunctionMirror:
+    """Spans appear as `user_annotation` events in torch.profiler / Kineto traces.
+
+    Costs about 7 µs per span even when no profiler runs, so it is opt-in.
+    """
+
+    def __init__(self) -> None:
+        from torch.autograd.profiler import record_function
+
+        self._record_function = record_function
+        self._open: list[Any] = []
+
+    def push(self, name: str) -> None:
+        ctx = self._record_function(name)
+        ctx.__enter__()
+        self._open.append(ctx)
+
+    def pop(self) -> None:
+        self._open.pop().__exit__(None, None, None)
+
+
+MIRRORS: dict[str, type] = {"record_function": RecordFunctionMirror}
+
+
+def make_mirror(spec: str | Mirror) -> Mirror:
+    if not isinstance(spec, str):
+        return spec
+    try:
+        return MIRRORS[spec]()
+    except KeyError:
+        raise ValueError(f"unknown mirror {spec!r}; known: {', '.join(sorted(MIRRORS))}") from None

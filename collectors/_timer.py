@@ -1,0 +1,294 @@
+"""MyTimer: named, nested spans per training step, written per rank (run format v1)."""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import json
+import os
+import warnings
+from collections.abc import Callable, Sequence
+from time import perf_counter_ns
+from typing import Any, TypeVar
+
+from ._gpu_events import EventBackend, cuda_backend_if_available
+from ._mirror import Mirror, make_mirror
+from ._writer import RunWriter
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+_FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+class TimerError(RuntimeError):
+    """A span was stopped that is not the innermost open one."""
+
+
+def _noop(*_args: Any) -> None:
+    return None
+
+
+class _NullRange:
+    """What `range()` returns while the timer is disabled: a context manager doing nothing."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    def __call__(self, func: _F) -> _F:
+        return func
+
+
+_NULL_RANGE = _NullRange()
+
+
+class _Range:
+    """`with timer.range(name):` and `@timer.range(name)`."""
+
+    __slots__ = ("_timer", "_name")
+
+    def __init__(self, timer: MyTimer, name: str | None) -> None:
+        self._timer = timer
+        self._name = name
+
+    def __enter__(self) -> None:
+        if self._name is None:
+            raise TypeError("range() needs a name when used as a context manager")
+        self._timer.start(self._name)
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._timer.stop(self._name)
+
+    def __call__(self, func: _F) -> _F:
+        name = self._name or func.__qualname__
+        timer = self._timer
+
+        @functools.wraps(func)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            timer.start(name)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                timer.stop(name)
+
+        return timed  # type: ignore[return-value]
+
+
+class MyTimer:
+    """Times named, nested spans of a training loop on the CPU and, when available, the GPU.
+
+    Usage::
+
+        timer = MyTimer("runs/exp1")
+        for batch in loader:
+            with timer.range("forward"):
+                loss = model(batch)
+            timer.start("backward"); loss.backward(); timer.stop("backward")
+            timer.step()            # ends the step: its spans reach the file now
+
+    `stop(name)` must name the innermost open span. Spans are buffered and written at step
+    boundaries (`step()` / `set_step()`), so a crash loses at most the current step. GPU times
+    come from events polled at later step boundaries and are written as late `gpu` records; no
+    host-device synchronization is added before `close()`. Not thread-safe: use one timer per
+    thread. Disabled with `enabled=False` or the environment variable `ENABLE_TIMER=0`, where
+    every method is a no-op.
+
+    Args:
+        writer: a RunWriter, or a run directory to create one for (closed with the timer);
+            None uses the default run directory of RunWriter.
+        enabled: None reads `ENABLE_TIMER` (default on).
+        gpu: None times on CUDA when torch sees a GPU; True requires it; False turns GPU timing off;
+            an EventBackend object uses that backend.
+        mirrors: also open each span in other tools, e.g. `("record_function",)` to see the spans
+            in torch.profiler traces.
+    """
+
+    def __init__(
+        self,
+        writer: RunWriter | str | os.PathLike | None = None,
+        *,
+        enabled: bool | None = None,
+        gpu: bool | EventBackend | None = None,
+        mirrors: Sequence[str | Mirror] = (),
+    ) -> None:
+        if enabled is None:
+            enabled = os.environ.get("ENABLE_TIMER", "1").strip().lower() not in _FALSE_WORDS
+        self.enabled = enabled
+        if not enabled:
+            self.start = self.stop = self.set_step = _noop
+            self.step = self.close = self.flush = _noop
+            self.range = lambda name=None: _NULL_RANGE
+            return
+        self._owns_writer = not isinstance(writer, RunWriter)
+        self.writer = writer if isinstance(writer, RunWriter) else RunWriter(writer)
+        self._file = self.writer.record_file("timer")
+        self._events, gpu_status = self._pick_event_backend(gpu)
+        self._mirrors = [make_mirror(spec) for spec in mirrors]
+        self._unix_offset = self.writer.anchor["unix_ns"] - self.writer.anchor["monotonic_ns"]
+        self._stack: list[tuple] = []
+        self._spans: list[tuple] = []
+        self._pending_gpu: list[tuple] = []
+        self._quoted_names: dict[str, str] = {}
+        self._last_id = 0
+        self._step = 0
+        self._step_t0: int | None = None
+        self._closed = False
+        if self._events is None and not self._mirrors:
+            self.start, self.stop = self._start_cpu, self._stop_cpu
+        else:
+            self.start, self.stop = self._start_full, self._stop_full
+        self.writer.update_metadata(
+            timer={"gpu": gpu_status, "mirrors": [type(m).__name__ for m in self._mirrors]}
+        )
+        atexit.register(self.close)
+
+    @staticmethod
+    def _pick_event_backend(gpu: bool | EventBackend | None) -> tuple[EventBackend | None, str]:
+        if gpu is False:
+            return None, "off"
+        if gpu is None or gpu is True:
+            backend, status = cuda_backend_if_available()
+            if backend is None and gpu is True:
+                raise RuntimeError(f"gpu=True but GPU timing is unavailable: {status}")
+            return backend, status if backend else f"off ({status})"
+        return gpu, getattr(gpu, "name", type(gpu).__name__)
+
+    # --- spans -------------------------------------------------------------------------------
+    # start/stop are bound per instance in __init__ to the cheapest variant that does the job.
+
+    def start(self, name: str) -> None:
+        """Open a span; it becomes a child of the innermost open span."""
+
+    def stop(self, name: str) -> None:
+        """Close the innermost open span, which must be named `name`."""
+
+    def _start_cpu(self, name: str) -> None:
+        self._last_id += 1
+        self._stack.append((name, self._last_id, perf_counter_ns()))
+
+    def _stop_cpu(self, name: str) -> None:
+        end = perf_counter_ns()
+        stack = self._stack
+        if not stack or stack[-1][0] != name:
+            self._raise_mismatch(name)
+        _, span_id, begin = stack.pop()
+        self._spans.append((span_id, stack[-1][1] if stack else 0, name, self._step, begin, end))
+
+    def _start_full(self, name: str) -> None:
+        for mirror in self._mirrors:
+            mirror.push(name)
+        self._last_id += 1
+        event = self._events.record() if self._events is not None else None
+        self._stack.append((name, self._last_id, perf_counter_ns(), event))
+
+    def _stop_full(self, name: str) -> None:
+        end = perf_counter_ns()
+        stack = self._stack
+        if not stack or stack[-1][0] != name:
+            self._raise_mismatch(name)
+        _, span_id, begin, start_event = stack.pop()
+        if self._events is not None:
+            self._pending_gpu.append((self._step, span_id, start_event, self._events.record()))
+        for mirror in reversed(self._mirrors):
+            mirror.pop()
+        self._spans.append((span_id, stack[-1][1] if stack else 0, name, self._step, begin, end))
+
+    def _raise_mismatch(self, name: str) -> None:
+        if not self._stack:
+            raise TimerError(f"stop({name!r}) but no span is open")
+        raise TimerError(
+            f"stop({name!r}) but the innermost open span is {self._stack[-1][0]!r}; "
+            "spans must be stopped in reverse order of start()"
+        )
+
+    def range(self, name: str | None = None) -> _Range:
+        """A span as a context manager (`with timer.range("fwd"):`) or decorator."""
+        return _Range(self, name)
+
+    # --- steps -------------------------------------------------------------------------------
+
+    def step(self) -> None:
+        """End the current step (its spans and step time are written now); the next one begins."""
+        now = perf_counter_ns()
+        self._end_step(now)
+        self._step += 1
+        self._step_t0 = now
+
+    def set_step(self, step: int) -> None:
+        """Say that step `step` begins now; a step already under way ends here."""
+        now = perf_counter_ns()
+        if self._step_t0 is not None or self._spans:
+            self._end_step(now)
+        self._step = int(step)
+        self._step_t0 = now
+
+    def _end_step(self, now: int) -> None:
+        begin = self._step_t0
+        if begin is None and self._spans:  # first step without set_step(): from its first span
+            begin = min(span[4] for span in self._spans)
+        if begin is not None:
+            offset = self._unix_offset
+            self._file.append(
+                f'{{"k":"step","step":{self._step},"t0":{begin + offset},"t1":{now + offset}}}\n'
+            )
+            self.writer.add_scalar("step_time_ms", (now - begin) / 1e6, self._step)
+        self.flush()
+
+    def flush(self) -> None:
+        """Write the spans finished so far and the GPU times that are ready."""
+        append = self._file.append
+        offset = self._unix_offset
+        quoted = self._quoted_names
+        for span_id, parent, name, step, begin, end in self._spans:
+            name_json = quoted.get(name)
+            if name_json is None:
+                name_json = quoted[name] = json.dumps(name)
+            append(
+                f'{{"k":"span","id":{span_id},"parent":{parent},"name":{name_json},'
+                f'"step":{step},"t0":{begin + offset},"t1":{end + offset}}}\n'
+            )
+        self._spans.clear()
+        if self._pending_gpu:
+            self._write_ready_gpu_times(wait=False)
+        self._file.flush()
+
+    def _write_ready_gpu_times(self, wait: bool) -> None:
+        events = self._events
+        still_pending = []
+        for step, span_id, start_event, end_event in self._pending_gpu:
+            if wait:
+                events.synchronize(end_event)
+            elif not (events.query(end_event) and events.query(start_event)):
+                still_pending.append((step, span_id, start_event, end_event))
+                continue  # events on other streams may complete out of order: keep looking
+            gpu_ns = events.elapsed_ns(start_event, end_event)
+            self._file.append(f'{{"k":"gpu","step":{step},"span":{span_id},"gpu_ns":{gpu_ns}}}\n')
+        self._pending_gpu = still_pending
+
+    def close(self) -> None:
+        """Write what is left (waiting for GPU times still pending) and close the files."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._stack:
+            warnings.warn(
+                f"MyTimer closed with open spans {[s[0] for s in self._stack]}; they are dropped",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        self.flush()
+        if self._pending_gpu:
+            self._write_ready_gpu_times(wait=True)
+            self._file.flush()
+        if self._owns_writer:
+            self.writer.close()
+        atexit.unregister(self.close)
+
+    def __enter__(self) -> MyTimer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

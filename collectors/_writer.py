@@ -1,0 +1,210 @@
+"""RunWriter: one rank's files in a run directory (run format v1, see docs/FORMAT.md)."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import platform
+import re
+import socket
+import sys
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ._rank import RankInfo, detect_rank
+from ._tfevents import TfEventsWriter
+
+FORMAT_VERSION = 1
+PLUGIN_SUBDIR = os.path.join("plugins", "tb_perf")
+SCALAR_TAG_PREFIX = "tb_perf/"
+
+
+def _clock_anchor() -> dict[str, int]:
+    """A Unix-epoch time paired with perf_counter_ns, the clock every span is measured with.
+
+    perf_counter is read on both sides of time_ns and averaged, so the pairing error is at most
+    half the read interval (well under a microsecond).
+    """
+    before = time.perf_counter_ns()
+    unix = time.time_ns()
+    after = time.perf_counter_ns()
+    return {
+        "unix_ns": unix,
+        "monotonic_ns": (before + after) // 2,
+        "monotonic_clock": "perf_counter",
+    }
+
+
+def _safe_host(host: str) -> str:
+    return re.sub(r"[^A-Za-z0-9-]+", "-", host).strip("-") or "host"
+
+
+class RecordFile:
+    """An append-only JSON-lines file; lines reach the OS only at `flush()` (a step boundary)."""
+
+    def __init__(self, path: Path, schema: str) -> None:
+        self.path = path
+        self._file = open(path, "ab", buffering=0)
+        self._pending: list[str] = []
+        if self._file.tell() == 0:
+            self._pending.append(json.dumps({"schema": schema, "version": FORMAT_VERSION}) + "\n")
+
+    def append(self, line: str) -> None:
+        """Queue one complete JSON document followed by a newline."""
+        self._pending.append(line)
+
+    def flush(self) -> None:
+        if self._pending:
+            data = "".join(self._pending).encode()
+            self._pending.clear()
+            self._file.write(data)  # unbuffered: one write() system call
+
+    def close(self) -> None:
+        self.flush()
+        self._file.close()
+
+
+class RunWriter:
+    """Creates the run directory and owns this rank's files in it.
+
+    Every rank of a job points its RunWriter at the same `run_dir`; each writes its own files under
+    `plugins/tb_perf/`, named with rank, host and pid. The scalars rank (rank 0 unless told
+    otherwise) also writes the run's tfevents file so TensorBoard lists the run and plots
+    `tb_perf/` scalars. Closed by `close()`, by leaving a `with` block, or at interpreter exit.
+    """
+
+    def __init__(
+        self,
+        run_dir: str | os.PathLike | None = None,
+        *,
+        rank: int | None = None,
+        world_size: int | None = None,
+        scalars_rank: int = 0,
+    ) -> None:
+        info = detect_rank()
+        if rank is not None or world_size is not None:
+            info = RankInfo(
+                info.rank if rank is None else rank,
+                info.world_size if world_size is None else world_size,
+                info.local_rank,
+                "explicit",
+            )
+        if not 0 <= info.rank < info.world_size:
+            raise ValueError(f"rank {info.rank} is outside world size {info.world_size}")
+        self.rank_info = info
+        if run_dir is None:
+            stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+            run_dir = Path("runs") / f"{stamp}_{_safe_host(socket.gethostname())}"
+        self.run_dir = Path(run_dir)
+        self.data_dir = self.run_dir / PLUGIN_SUBDIR
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        host = socket.gethostname()
+        self.file_prefix = f"rank{info.rank}.{_safe_host(host)}.{os.getpid()}"
+        self.anchor = _clock_anchor()
+        self._metadata: dict[str, Any] = {
+            "schema": "tb_perf.meta",
+            "version": FORMAT_VERSION,
+            "rank": info.rank,
+            "world_size": info.world_size,
+            "local_rank": info.local_rank,
+            "rank_source": info.source,
+            "host": host,
+            "pid": os.getpid(),
+            "argv": sys.argv,
+            "python": platform.python_version(),
+            "torch": _torch_versions(),
+            "clock": self.anchor,
+            "clock_sync": None,
+            "started_unix_ns": self.anchor["unix_ns"],
+            "closed_unix_ns": None,
+        }
+        self._lock = threading.Lock()
+        self._files: dict[str, RecordFile] = {}
+        self._scalars = TfEventsWriter(self.run_dir) if info.rank == scalars_rank else None
+        self._closed = False
+        self._write_metadata()
+        atexit.register(self.close)
+
+    @property
+    def rank(self) -> int:
+        return self.rank_info.rank
+
+    @property
+    def world_size(self) -> int:
+        return self.rank_info.world_size
+
+    def to_unix_ns(self, monotonic_ns: int) -> int:
+        """Convert a perf_counter_ns reading of this process to Unix-epoch ns."""
+        return self.anchor["unix_ns"] + monotonic_ns - self.anchor["monotonic_ns"]
+
+    def record_file(self, kind: str) -> RecordFile:
+        """The append-only file of one record kind (`timer`, ...) for this rank, opened once."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError(f"RunWriter for {self.run_dir} is closed")
+            if kind not in self._files:
+                path = self.data_dir / f"{self.file_prefix}.{kind}.jsonl"
+                self._files[kind] = RecordFile(path, f"tb_perf.{kind}")
+            return self._files[kind]
+
+    def add_scalar(self, tag: str, value: float, step: int) -> None:
+        """Write a scalar under `tb_perf/<tag>` (on the scalars rank only; a no-op elsewhere)."""
+        if self._scalars is not None and not self._closed:
+            self._scalars.add_scalar(SCALAR_TAG_PREFIX + tag, value, step)
+
+    def update_metadata(self, **fields: Any) -> None:
+        """Merge fields into this rank's metadata file (rewritten atomically)."""
+        with self._lock:
+            self._metadata.update(fields)
+            self._write_metadata()
+
+    def _write_metadata(self) -> None:
+        path = self.data_dir / f"{self.file_prefix}.meta.json"
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(json.dumps(self._metadata, default=str))
+        os.replace(tmp, path)
+
+    def flush(self) -> None:
+        with self._lock:
+            for record_file in self._files.values():
+                record_file.flush()
+
+    def close(self) -> None:
+        """Flush and close every file and mark this rank finished; safe to call twice."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            for record_file in self._files.values():
+                record_file.close()
+            if self._scalars is not None:
+                self._scalars.close()
+            self._metadata["closed_unix_ns"] = time.time_ns()
+            self._write_metadata()
+        atexit.unregister(self.close)
+
+    def __enter__(self) -> RunWriter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def _torch_versions() -> dict[str, Any] | None:
+    """torch, CUDA and device facts, if the program imported torch (never imported from here)."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    facts: dict[str, Any] = {"version": torch.__version__, "cuda": torch.version.cuda}
+    try:
+        if torch.cuda.is_available():
+            facts["devices"] = [
+                torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())
+            ]
+    except RuntimeError as exc:  # a broken driver must not stop training
+        facts["cuda_error"] = str(exc)
+    return facts

@@ -1,0 +1,146 @@
+"""Finding runs, ranks and their files under a logdir (the run contract in docs/FORMAT.md)."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+
+from .errors import TbPerfError
+from .ingest.meta import RankMeta, read_meta
+
+PLUGIN_DIR = os.path.join("plugins", "tb_perf")
+LIVE_WINDOW_NS = 60 * 10**9  # a writer that wrote within this window and did not close is live
+_WRITER_FILE = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.([a-z_]+)\.(jsonl|json)$")
+_TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
+
+
+@dataclass
+class WriterFiles:
+    """The files one writer process (one rank, one pid) left in a run."""
+
+    prefix: str
+    rank: int
+    files: dict[str, str] = field(default_factory=dict)  # kind ("meta", "timer", ...) -> path
+    meta: RankMeta | None = None
+    meta_error: str | None = None
+    updated_ns: int = 0
+
+    def status(self, now_ns: int) -> str:
+        if self.meta is not None and self.meta.closed_unix_ns is not None:
+            return "finished"
+        return "live" if now_ns - self.updated_ns < LIVE_WINDOW_NS else "stopped"
+
+
+@dataclass
+class Run:
+    name: str  # relative to the logdir, "/"-separated; "." is the logdir itself
+    path: str
+    tfevents: list[str] = field(default_factory=list)
+    writers: list[WriterFiles] = field(default_factory=list)
+    traces: list[str] = field(default_factory=list)
+    updated_ns: int = 0
+
+    @property
+    def ranks(self) -> list[int]:
+        return sorted({w.rank for w in self.writers})
+
+    @property
+    def sources(self) -> list[str]:
+        kinds = {kind for w in self.writers for kind in w.files if kind != "meta"}
+        return (
+            (["tfevents"] if self.tfevents else [])
+            + sorted(kinds)
+            + (["trace"] if self.traces else [])
+        )
+
+    def status(self, now_ns: int, rank: int | None = None) -> str:
+        """finished / live / stopped over all writers, or those of one rank."""
+        statuses = {w.status(now_ns) for w in self.writers if rank is None or w.rank == rank}
+        if not statuses:  # raw traces only: nothing says whether the job closed cleanly
+            return "live" if now_ns - self.updated_ns < LIVE_WINDOW_NS else "finished"
+        if "live" in statuses:
+            return "live"
+        return "finished" if statuses == {"finished"} else "stopped"
+
+    def signature(self) -> tuple:
+        """Changes whenever a file of the run changes (the cache key of its tables)."""
+        return tuple(
+            (path, *_size_mtime(path)) for w in self.writers for path in sorted(w.files.values())
+        )
+
+
+def _size_mtime(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_size, st.st_mtime_ns)
+
+
+def _is_trace(name: str) -> bool:
+    return name.endswith(_TRACE_SUFFIXES)
+
+
+def discover_runs(logdir: str) -> dict[str, Run]:
+    """Every run under `logdir` by name. Symlinked directories are not followed."""
+    root = os.path.abspath(logdir)
+    runs: dict[str, Run] = {}
+    if not os.path.isdir(root):
+        return runs
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        rel = os.path.relpath(dirpath, root)
+        name = "." if rel == "." else rel.replace(os.sep, "/")
+        has_events = any("tfevents" in f for f in filenames)
+        has_plugin_dir = os.path.isdir(os.path.join(dirpath, PLUGIN_DIR))
+        if has_events or has_plugin_dir:
+            run = runs[name] = Run(name, dirpath)
+            run.tfevents = sorted(os.path.join(dirpath, f) for f in filenames if "tfevents" in f)
+            if has_plugin_dir:
+                run.writers = _writer_files(os.path.join(dirpath, PLUGIN_DIR))
+        traces = sorted(os.path.join(dirpath, f) for f in filenames if _is_trace(f))
+        if traces:
+            owner = _enclosing_run(runs, name) or runs.setdefault(name, Run(name, dirpath))
+            owner.traces.extend(traces)
+    for run in runs.values():
+        files = run.tfevents + run.traces + [p for w in run.writers for p in w.files.values()]
+        run.updated_ns = max((_size_mtime(p)[1] for p in files), default=0)
+    return runs
+
+
+def _enclosing_run(runs: dict[str, Run], name: str) -> Run | None:
+    parts = [] if name == "." else name.split("/")
+    for depth in range(len(parts), -1, -1):
+        candidate = "/".join(parts[:depth]) or "."
+        if candidate in runs:
+            return runs[candidate]
+    return None
+
+
+def _writer_files(plugin_dir: str) -> list[WriterFiles]:
+    writers: dict[str, WriterFiles] = {}
+    for entry in sorted(os.listdir(plugin_dir)):
+        match = _WRITER_FILE.match(entry)
+        if match is None:
+            continue
+        prefix, rank, kind, _ = match.groups()
+        writer = writers.setdefault(prefix, WriterFiles(prefix, int(rank)))
+        path = os.path.join(plugin_dir, entry)
+        writer.files[kind] = path
+        writer.updated_ns = max(writer.updated_ns, _size_mtime(path)[1])
+    for writer in writers.values():
+        if "meta" in writer.files:
+            try:
+                writer.meta = read_meta(writer.files["meta"])
+                writer.rank = writer.meta.rank
+            except (TbPerfError, OSError) as exc:
+                writer.meta_error = str(exc)
+        else:
+            writer.meta_error = f"{writer.prefix}: no metadata file"
+    return sorted(writers.values(), key=lambda w: (w.rank, w.prefix))
+
+
+def now_ns() -> int:
+    return time.time_ns()

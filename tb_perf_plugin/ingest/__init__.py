@@ -1,0 +1,1 @@
+"""Parsers, one per artifact kind, from files to typed columnar tables."""

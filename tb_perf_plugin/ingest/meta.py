@@ -1,0 +1,49 @@
+"""Per-rank metadata files (`*.meta.json`)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import msgspec
+
+from ..errors import Unreadable
+from .records import SUPPORTED_VERSION
+
+SCHEMA = "tb_perf.meta"
+MAX_META_BYTES = 1 << 20
+
+
+class RankMeta(msgspec.Struct):
+    """The fields the plugin uses; the file may hold more (they are kept in `extra`)."""
+
+    rank: int
+    world_size: int
+    host: str
+    pid: int
+    started_unix_ns: int
+    closed_unix_ns: int | None = None
+    clock_sync: dict[str, Any] | None = None
+
+
+def read_meta(path: str) -> RankMeta:
+    name = os.path.basename(path)
+    if os.path.getsize(path) > MAX_META_BYTES:
+        raise Unreadable(f"{name} is larger than {MAX_META_BYTES} bytes: not a metadata file")
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        doc = msgspec.json.decode(data)
+    except msgspec.DecodeError as exc:
+        raise Unreadable(f"{name}: not valid JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise Unreadable(f"{name}: not a {SCHEMA} file")
+    if doc.get("version") != SUPPORTED_VERSION:
+        raise Unreadable(
+            f"{name}: {SCHEMA} version {doc.get('version')!r} is not supported by this tb-perf "
+            f"(it reads version {SUPPORTED_VERSION}); upgrade tb-perf to read it"
+        )
+    try:
+        return msgspec.convert(doc, RankMeta)
+    except msgspec.ValidationError as exc:
+        raise Unreadable(f"{name}: {exc}") from None

@@ -1,0 +1,104 @@
+"""Reading run format v1 JSON-lines files: header check, truncated tails, unknown records."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from ..errors import Unreadable
+
+SUPPORTED_VERSION = 1
+
+
+@dataclass
+class LinesRead:
+    """Records decoded from one JSON-lines file and what was wrong with the rest."""
+
+    records: list[Any]
+    bytes_read: int  # up to and including the last complete line
+    # bytes after the last newline: a write cut short, or one under way
+    truncated_tail: bool = False
+    skipped: list[str] = field(default_factory=list)  # why lines were skipped
+
+
+def read_header(first_line: bytes, path: str, schema: str) -> None:
+    """Refuse files of another schema or a newer version with a message that says what to do."""
+    name = os.path.basename(path)
+    try:
+        header = msgspec.json.decode(first_line)
+    except msgspec.DecodeError:
+        raise Unreadable(f"{name}: the first line is not a JSON header") from None
+    if not isinstance(header, dict) or header.get("schema") != schema:
+        raise Unreadable(f"{name}: not a {schema} file (header {first_line[:80]!r})")
+    version = header.get("version")
+    if version != SUPPORTED_VERSION:
+        raise Unreadable(
+            f"{name}: {schema} version {version!r} is not supported by this tb-perf "
+            f"(it reads version {SUPPORTED_VERSION}); upgrade tb-perf to read it"
+        )
+
+
+def read_json_lines(
+    path: str,
+    schema: str,
+    decoder: msgspec.json.Decoder,
+    known_kinds: frozenset[str],
+    max_bytes: int,
+    on_progress: Callable[[int], None] | None = None,
+) -> LinesRead:
+    """Decode every complete line after the header with `decoder` (a tagged union of Structs).
+
+    Lines of record kinds this version does not know are skipped silently (newer writers may add
+    kinds); malformed lines are skipped and reported. A last line without its newline is left
+    unread: a live writer may be in the middle of it.
+    """
+    size = os.path.getsize(path)
+    if size > max_bytes:
+        raise Unreadable(
+            f"{os.path.basename(path)} is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB "
+            "limit for one file (TB_PERF_MAX_FILE_MB raises it)"
+        )
+    with open(path, "rb") as handle:
+        data = handle.read(max_bytes)
+    if on_progress is not None:
+        on_progress(len(data))
+    end = data.rfind(b"\n") + 1
+    header_end = data.find(b"\n")
+    if header_end < 0:
+        if data:
+            read_header(data, path, schema)  # a header cut short reads as "not a JSON header"
+        return LinesRead([], 0, truncated_tail=bool(data))
+    read_header(data[:header_end], path, schema)
+    body = data[header_end + 1 : end]
+    try:
+        records = decoder.decode_lines(body)
+        skipped: list[str] = []
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        records, skipped = _decode_line_by_line(body, decoder, known_kinds)
+    return LinesRead(records, end, truncated_tail=end < len(data), skipped=skipped)
+
+
+def _decode_line_by_line(
+    body: bytes, decoder: msgspec.json.Decoder, known_kinds: frozenset[str]
+) -> tuple[list[Any], list[str]]:
+    records: list[Any] = []
+    bad_lines = 0
+    for line in body.splitlines():
+        if not line.strip():
+            continue
+        try:
+            records.append(decoder.decode(line))
+        except msgspec.ValidationError:
+            try:
+                kind = msgspec.json.decode(line).get("k")
+            except (msgspec.DecodeError, AttributeError):
+                kind = None
+            if not isinstance(kind, str) or kind in known_kinds:
+                bad_lines += 1  # not a record, or a kind we know with wrong fields
+        except msgspec.DecodeError:
+            bad_lines += 1
+    return records, ([f"{bad_lines} malformed line(s) skipped"] if bad_lines else [])

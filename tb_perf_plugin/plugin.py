@@ -1,0 +1,104 @@
+"""The tb_perf TensorBoard plugin: a route table of thin handlers over RunService.
+
+Routes and payloads are documented in docs/HTTP_API.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import mimetypes
+import os
+from collections.abc import Callable
+
+from tensorboard.backend import http_util
+from tensorboard.plugins import base_plugin
+from werkzeug import wrappers
+
+from .errors import NotFound, TbPerfError
+from .service import Progress, RunService
+
+logger = logging.getLogger(__name__)
+
+PLUGIN_NAME = "tb_perf"
+STATIC_DIR = os.path.join(os.path.dirname(__file__), "static")
+
+Handler = Callable[["TbPerfPlugin", wrappers.Request], wrappers.Response]
+
+
+def _error(request: wrappers.Request, code: str, message: str, status: int) -> wrappers.Response:
+    body = {"error": {"code": code, "message": message}}
+    return http_util.Respond(request, body, "application/json", code=status)
+
+
+def _json_route(handler: Handler) -> Handler:
+    """Answer with JSON; service errors become 400/404 bodies, anything else an opaque 500."""
+
+    @functools.wraps(handler)
+    def wrapped(self: TbPerfPlugin, request: wrappers.Request) -> wrappers.Response:
+        try:
+            return handler(self, request)
+        except TbPerfError as exc:
+            return _error(request, exc.code, exc.message, exc.http_status)
+        except Exception:
+            logger.exception("tb_perf: %s failed", request.path)
+            return _error(request, "internal", "internal error; see the TensorBoard log", 500)
+
+    return wrapped
+
+
+def _respond(request: wrappers.Request, body: object) -> wrappers.Response:
+    if isinstance(body, Progress):
+        return http_util.Respond(request, body.to_json(), "application/json", code=202)
+    return http_util.Respond(request, body, "application/json")
+
+
+class TbPerfPlugin(base_plugin.TBPlugin):
+    plugin_name = PLUGIN_NAME
+
+    def __init__(self, context: base_plugin.TBContext) -> None:
+        self._service = RunService(context.logdir or "")
+        # The shipped files are listed once; a request can only ever name one of them.
+        self._static_files = {
+            name: os.path.join(STATIC_DIR, name)
+            for name in (os.listdir(STATIC_DIR) if os.path.isdir(STATIC_DIR) else [])
+            if not name.startswith(".")
+        }
+
+    def get_plugin_apps(self) -> dict[str, Callable]:
+        return {
+            "/runs": self._serve_runs,
+            "/summary": self._serve_summary,
+            "/static/*": self._serve_static,
+        }
+
+    def is_active(self) -> bool:
+        return self._service.has_runs()
+
+    def frontend_metadata(self) -> base_plugin.FrontendMetadata:
+        return base_plugin.FrontendMetadata(es_module_path="/static/index.js", tab_name="PERF")
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_runs(self, request: wrappers.Request) -> wrappers.Response:
+        return _respond(request, self._service.runs())
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_summary(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        return _respond(request, self._service.summary(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_static(self, request: wrappers.Request) -> wrappers.Response:
+        name = request.path.rsplit("/static/", 1)[-1]
+        path = self._static_files.get(name)
+        if path is None:
+            raise NotFound(f"no static file {name!r}")
+        with open(path, "rb") as handle:
+            content = handle.read()
+        content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+        if name.endswith((".js", ".mjs")):
+            content_type = "text/javascript"
+        return http_util.Respond(request, content, content_type)
