@@ -1,0 +1,129 @@
+"""Regenerate the demo logdir with the collectors on real (small, CPU) torch training jobs.
+
+    python sample_runs/generate.py                 # every scenario
+    python sample_runs/generate.py --scenario slow_data
+
+Each scenario is one run directory beside this script. Multi-rank scenarios start their ranks
+as separate processes with the environment torchrun would give them (RANK, WORLD_SIZE,
+LOCAL_RANK, MASTER_ADDR, MASTER_PORT) and train with DistributedDataParallel over gloo.
+Later scenarios are added here without changing the earlier ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def launch(scenario: str, world_size: int, out_dir: Path) -> None:
+    """Start `world_size` worker processes the way torchrun would and wait for all of them."""
+    if out_dir.exists():
+        shutil.rmtree(out_dir)
+    port = _free_port()
+    procs = []
+    for rank in range(world_size):
+        env = dict(os.environ, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(world_size),
+                   MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), OMP_NUM_THREADS="1")
+        cmd = [sys.executable, __file__, "--worker", scenario, "--out", str(out_dir)]
+        procs.append(subprocess.Popen(cmd, env=env))
+    codes = [p.wait() for p in procs]
+    if any(codes):
+        raise SystemExit(f"scenario {scenario}: worker exit codes {codes}")
+
+
+def worker_slow_data(out_dir: Path) -> None:
+    """A small MLP classifier under DDP whose DataLoader is slow (it decodes each sample
+    slowly, rank 1 more so): the Overview should show `data` dominating the step."""
+    import torch
+    import torch.distributed as dist
+    from torch import nn
+    from torch.nn.parallel import DistributedDataParallel
+    from torch.utils.data import DataLoader, Dataset
+    from torch.utils.data.distributed import DistributedSampler
+
+    from collectors import MyTimer, RunWriter
+
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+
+    class SlowDecodeDataset(Dataset):
+        def __init__(self, n: int, per_sample_s: float) -> None:
+            gen = torch.Generator().manual_seed(1)
+            self.x = torch.randn(n, 64, generator=gen)
+            self.y = (self.x[:, :8].sum(dim=1) > 0).long()
+            self.per_sample_s = per_sample_s
+
+        def __len__(self) -> int:
+            return len(self.x)
+
+        def __getitem__(self, i: int):
+            time.sleep(self.per_sample_s)  # stands in for JPEG decoding / augmentation
+            return self.x[i], self.y[i]
+
+    dataset = SlowDecodeDataset(2560, per_sample_s=0.0004 if rank == 0 else 0.0006)
+    loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset, seed=0))
+    model = DistributedDataParallel(
+        nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(),
+                      nn.Linear(256, 2))
+    )
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    loss_fn = nn.CrossEntropyLoss()
+
+    with RunWriter(out_dir) as writer, MyTimer(writer, gpu=False) as timer:
+        batches = iter(loader)
+        for step in range(len(loader)):
+            timer.set_step(step)
+            with timer.range("data"):
+                x, y = next(batches)
+            with timer.range("forward"):
+                loss = loss_fn(model(x), y)
+            with timer.range("backward"):
+                loss.backward()
+            with timer.range("optimizer"):
+                optimizer.step()
+                optimizer.zero_grad(set_to_none=True)
+            writer.add_scalar("loss", loss.item(), step)
+        timer.step()
+    dist.destroy_process_group()
+
+
+SCENARIOS = {
+    # name: (world size, worker function); the run directory is sample_runs/ddp_<name>
+    "slow_data": (2, worker_slow_data),
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), action="append",
+                        help="scenario to regenerate (repeatable; default: all)")
+    parser.add_argument("--worker", choices=sorted(SCENARIOS), help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        SCENARIOS[args.worker][1](args.out)
+        return
+    for name in args.scenario or sorted(SCENARIOS):
+        world_size, _ = SCENARIOS[name]
+        started = time.perf_counter()
+        launch(name, world_size, HERE / f"ddp_{name}")
+        print(f"{name}: {world_size} ranks in {time.perf_counter() - started:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
