@@ -135,6 +135,7 @@ class MyTimer:
         self._last_id = 0
         self._step = 0
         self._step_t0: int | None = None
+        self._step_set_explicitly = False
         self._closed = False
         if self._events is None and not self._mirrors:
             self.start, self.stop = self._start_cpu, self._stop_cpu
@@ -216,14 +217,20 @@ class MyTimer:
         self._end_step(now)
         self._step += 1
         self._step_t0 = now
+        self._step_set_explicitly = False
 
     def set_step(self, step: int) -> None:
-        """Say that step `step` begins now; a step already under way ends here."""
+        """Say that step `step` begins now; a step already under way ends here.
+
+        The step that `step()` began implicitly is only renumbered if nothing ran in it yet,
+        so `set_step(i)` at the top of a loop that also calls `step()` adds no empty steps.
+        """
         now = perf_counter_ns()
-        if self._step_t0 is not None or self._spans:
+        if self._spans or (self._step_t0 is not None and self._step_set_explicitly):
             self._end_step(now)
         self._step = int(step)
         self._step_t0 = now
+        self._step_set_explicitly = True
 
     def _end_step(self, now: int) -> None:
         begin = self._step_t0

@@ -115,7 +115,9 @@ class RunService:
     def find_run(self, name: str | None) -> Run:
         if not name:
             raise InvalidArgument("the 'run' parameter is required")
-        run = self.discover().get(name) or self.discover(force=True).get(name)
+        run = self.discover().get(name)
+        if run is None or not os.path.isdir(run.path):  # new since, or removed since, discovery
+            run = self.discover(force=True).get(name)
         if run is None:
             raise NotFound(f"no run named {name!r} under the logdir")
         return run

@@ -14,6 +14,13 @@ from ..errors import Unreadable
 SUPPORTED_VERSION = 1
 
 
+def human_bytes(n: int) -> str:
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
 @dataclass
 class LinesRead:
     """Records decoded from one JSON-lines file and what was wrong with the rest."""
@@ -59,7 +66,7 @@ def read_json_lines(
     size = os.path.getsize(path)
     if size > max_bytes:
         raise Unreadable(
-            f"{os.path.basename(path)} is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB "
+            f"{os.path.basename(path)} is {human_bytes(size)}, over the {human_bytes(max_bytes)} "
             "limit for one file (TB_PERF_MAX_FILE_MB raises it)"
         )
     with open(path, "rb") as handle:

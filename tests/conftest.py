@@ -1,0 +1,40 @@
+import time
+from pathlib import Path
+
+import pytest
+
+from collectors import MyTimer, RunWriter
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"real test data not found at {SHARED_DATA} (../shared/data beside the repo)")
+    return SHARED_DATA
+
+
+def write_training_run(run_dir: Path, world_size: int = 2, steps: int = 6) -> None:
+    """A real collector run: each rank times a nested loop body with sleeps of known order."""
+    for rank in range(world_size):
+        with RunWriter(run_dir, rank=rank, world_size=world_size) as writer:
+            timer = MyTimer(writer, gpu=False)
+            for step in range(steps):
+                timer.set_step(step)
+                with timer.range("data"):
+                    time.sleep(0.002 * (rank + 1))
+                with timer.range("train"):
+                    with timer.range("forward"):
+                        time.sleep(0.0005)
+                    with timer.range("backward"):
+                        time.sleep(0.001)
+            timer.step()
+            timer.close()
+
+
+@pytest.fixture
+def training_logdir(tmp_path) -> Path:
+    write_training_run(tmp_path / "logs" / "exp" / "a")
+    return tmp_path / "logs"

@@ -1,0 +1,28 @@
+import pytest
+from tensorboard.backend import application
+from tensorboard.plugins import base_plugin
+from werkzeug import test, wrappers
+
+from tb_perf_plugin.plugin import TbPerfPlugin
+
+
+class PluginClient:
+    """TensorBoard's real WSGI app with only our plugin, driven without a server."""
+
+    def __init__(self, logdir) -> None:
+        self.plugin = TbPerfPlugin(base_plugin.TBContext(logdir=str(logdir)))
+        app = application.TensorBoardWSGI([self.plugin])
+        self._client = test.Client(app, wrappers.Response)
+
+    def get(self, route: str, **params):
+        return self._client.get(f"/data/plugin/tb_perf/{route}", query_string=params)
+
+    def json(self, route: str, expect: int = 200, **params):
+        response = self.get(route, **params)
+        assert response.status_code == expect, response.get_data(as_text=True)
+        return response.get_json()
+
+
+@pytest.fixture
+def make_client():
+    return PluginClient
