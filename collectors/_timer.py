@@ -23,10 +23,6 @@ class TimerError(RuntimeError):
     """A span was stopped that is not the innermost open one."""
 
 
-def _noop(*_args: Any) -> None:
-    return None
-
-
 class _NullRange:
     """What `range()` returns while the timer is disabled: a context manager doing nothing."""
 
@@ -104,7 +100,20 @@ class MyTimer:
             an EventBackend object uses that backend.
         mirrors: also open each span in other tools, e.g. `("record_function",)` to see the spans
             in torch.profiler traces.
+        scalar_interval_s: the tfevents scalar `tb_perf/step_time_ms` is written at most this
+            often, as the mean over the steps since the last one (every step is in the timer
+            file); 0 writes one per step.
+        flush_every_steps: write the file every N steps instead of every step, for loops whose
+            steps are so short (under ~2 ms) that one write per step shows; a crash then loses
+            at most the last N steps.
     """
+
+    def __new__(cls, *args: Any, enabled: bool | None = None, **kwargs: Any) -> MyTimer:
+        # Chosen at creation, not by reassigning __class__ later: a reassigned instance loses
+        # CPython's attribute-access specialization, which would slow every call.
+        if enabled is None:
+            enabled = os.environ.get("ENABLE_TIMER", "1").strip().lower() not in _FALSE_WORDS
+        return object.__new__(cls if enabled else _DisabledTimer)
 
     def __init__(
         self,
@@ -113,15 +122,10 @@ class MyTimer:
         enabled: bool | None = None,
         gpu: bool | EventBackend | None = None,
         mirrors: Sequence[str | Mirror] = (),
+        scalar_interval_s: float = 1.0,
+        flush_every_steps: int = 1,
     ) -> None:
-        if enabled is None:
-            enabled = os.environ.get("ENABLE_TIMER", "1").strip().lower() not in _FALSE_WORDS
-        self.enabled = enabled
-        if not enabled:
-            self.start = self.stop = self.set_step = _noop
-            self.step = self.close = self.flush = _noop
-            self.range = lambda name=None: _NULL_RANGE
-            return
+        self.enabled = True  # `enabled` was decided in __new__
         self._owns_writer = not isinstance(writer, RunWriter)
         self.writer = writer if isinstance(writer, RunWriter) else RunWriter(writer)
         self._file = self.writer.record_file("timer")
@@ -137,10 +141,16 @@ class MyTimer:
         self._step_t0: int | None = None
         self._step_set_explicitly = False
         self._closed = False
+        if flush_every_steps < 1:
+            raise ValueError(f"flush_every_steps must be >= 1, not {flush_every_steps}")
+        self._flush_every_steps = flush_every_steps
+        self._steps_unflushed = 0
+        self._scalar_interval_ns = int(scalar_interval_s * 1e9)
+        self._scalar_steps: list[int] = []  # step times not yet written as a scalar
+        self._scalar_written_at = perf_counter_ns()
         if self._events is None and not self._mirrors:
+            # Instance attributes shadow the general methods: the cheapest variant is bound once.
             self.start, self.stop = self._start_cpu, self._stop_cpu
-        else:
-            self.start, self.stop = self._start_full, self._stop_full
         self.writer.update_metadata(
             timer={"gpu": gpu_status, "mirrors": [type(m).__name__ for m in self._mirrors]}
         )
@@ -158,13 +168,27 @@ class MyTimer:
         return gpu, getattr(gpu, "name", type(gpu).__name__)
 
     # --- spans -------------------------------------------------------------------------------
-    # start/stop are bound per instance in __init__ to the cheapest variant that does the job.
 
     def start(self, name: str) -> None:
         """Open a span; it becomes a child of the innermost open span."""
+        for mirror in self._mirrors:
+            mirror.push(name)
+        self._last_id += 1
+        event = self._events.record() if self._events is not None else None
+        self._stack.append((name, self._last_id, perf_counter_ns(), event))
 
     def stop(self, name: str) -> None:
         """Close the innermost open span, which must be named `name`."""
+        end = perf_counter_ns()
+        stack = self._stack
+        if not stack or stack[-1][0] != name:
+            self._raise_mismatch(name)
+        _, span_id, begin, start_event = stack.pop()
+        if self._events is not None:
+            self._pending_gpu.append((self._step, span_id, start_event, self._events.record()))
+        for mirror in reversed(self._mirrors):
+            mirror.pop()
+        self._spans.append((span_id, stack[-1][1] if stack else 0, name, self._step, begin, end))
 
     def _start_cpu(self, name: str) -> None:
         self._last_id += 1
@@ -176,25 +200,6 @@ class MyTimer:
         if not stack or stack[-1][0] != name:
             self._raise_mismatch(name)
         _, span_id, begin = stack.pop()
-        self._spans.append((span_id, stack[-1][1] if stack else 0, name, self._step, begin, end))
-
-    def _start_full(self, name: str) -> None:
-        for mirror in self._mirrors:
-            mirror.push(name)
-        self._last_id += 1
-        event = self._events.record() if self._events is not None else None
-        self._stack.append((name, self._last_id, perf_counter_ns(), event))
-
-    def _stop_full(self, name: str) -> None:
-        end = perf_counter_ns()
-        stack = self._stack
-        if not stack or stack[-1][0] != name:
-            self._raise_mismatch(name)
-        _, span_id, begin, start_event = stack.pop()
-        if self._events is not None:
-            self._pending_gpu.append((self._step, span_id, start_event, self._events.record()))
-        for mirror in reversed(self._mirrors):
-            mirror.pop()
         self._spans.append((span_id, stack[-1][1] if stack else 0, name, self._step, begin, end))
 
     def _raise_mismatch(self, name: str) -> None:
@@ -241,8 +246,18 @@ class MyTimer:
             self._file.append(
                 f'{{"k":"step","step":{self._step},"t0":{begin + offset},"t1":{now + offset}}}\n'
             )
-            self.writer.add_scalar("step_time_ms", (now - begin) / 1e6, self._step)
-        self.flush()
+            self._add_step_time_scalar(now, now - begin)
+        self._steps_unflushed += 1
+        if self._steps_unflushed >= self._flush_every_steps:
+            self.flush()
+
+    def _add_step_time_scalar(self, now: int, step_ns: int) -> None:
+        self._scalar_steps.append(step_ns)
+        if now - self._scalar_written_at >= self._scalar_interval_ns:
+            mean_ms = sum(self._scalar_steps) / len(self._scalar_steps) / 1e6
+            self.writer.add_scalar("step_time_ms", mean_ms, self._step)
+            self._scalar_steps.clear()
+            self._scalar_written_at = now
 
     def flush(self) -> None:
         """Write the spans finished so far and the GPU times that are ready."""
@@ -258,6 +273,7 @@ class MyTimer:
                 f'"step":{step},"t0":{begin + offset},"t1":{end + offset}}}\n'
             )
         self._spans.clear()
+        self._steps_unflushed = 0
         if self._pending_gpu:
             self._write_ready_gpu_times(wait=False)
         self._file.flush()
@@ -287,6 +303,9 @@ class MyTimer:
                 stacklevel=2,
             )
         self.flush()
+        if self._scalar_steps:
+            self._scalar_written_at -= self._scalar_interval_ns  # write the last window now
+            self._add_step_time_scalar(perf_counter_ns(), self._scalar_steps.pop())
         if self._pending_gpu:
             self._write_ready_gpu_times(wait=True)
             self._file.flush()
@@ -299,3 +318,31 @@ class MyTimer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+class _DisabledTimer(MyTimer):
+    """MyTimer with ENABLE_TIMER=0 / enabled=False: every method does nothing."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.enabled = False
+
+    def start(self, name: str) -> None:
+        pass
+
+    def stop(self, name: str) -> None:
+        pass
+
+    def range(self, name: str | None = None) -> _NullRange:  # type: ignore[override]
+        return _NULL_RANGE
+
+    def step(self) -> None:
+        pass
+
+    def set_step(self, step: int) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

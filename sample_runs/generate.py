@@ -36,8 +36,15 @@ def launch(scenario: str, world_size: int, out_dir: Path) -> None:
     port = _free_port()
     procs = []
     for rank in range(world_size):
-        env = dict(os.environ, RANK=str(rank), LOCAL_RANK=str(rank), WORLD_SIZE=str(world_size),
-                   MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), OMP_NUM_THREADS="1")
+        env = dict(
+            os.environ,
+            RANK=str(rank),
+            LOCAL_RANK=str(rank),
+            WORLD_SIZE=str(world_size),
+            MASTER_ADDR="127.0.0.1",
+            MASTER_PORT=str(port),
+            OMP_NUM_THREADS="1",
+        )
         cmd = [sys.executable, __file__, "--worker", scenario, "--out", str(out_dir)]
         procs.append(subprocess.Popen(cmd, env=env))
     codes = [p.wait() for p in procs]
@@ -78,8 +85,9 @@ def worker_slow_data(out_dir: Path) -> None:
     dataset = SlowDecodeDataset(2560, per_sample_s=0.0004 if rank == 0 else 0.0006)
     loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset, seed=0))
     model = DistributedDataParallel(
-        nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(),
-                      nn.Linear(256, 2))
+        nn.Sequential(
+            nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 2)
+        )
     )
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
     loss_fn = nn.CrossEntropyLoss()
@@ -110,8 +118,12 @@ SCENARIOS = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", choices=sorted(SCENARIOS), action="append",
-                        help="scenario to regenerate (repeatable; default: all)")
+    parser.add_argument(
+        "--scenario",
+        choices=sorted(SCENARIOS),
+        action="append",
+        help="scenario to regenerate (repeatable; default: all)",
+    )
     parser.add_argument("--worker", choices=sorted(SCENARIOS), help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -246,3 +246,22 @@ def test_cpu_only_timer_binds_the_fast_path(tmp_path):
     assert timer.start.__func__ is MyTimer._start_cpu
     assert timer.stop.__func__ is MyTimer._stop_cpu
     timer.close()
+
+
+def test_flush_every_n_steps_batches_writes(tmp_path):
+    timer = MyTimer(tmp_path, gpu=False, flush_every_steps=3)
+    path = timer_file(tmp_path)
+    for expected_steps in ([], [], [0, 1, 2], [0, 1, 2]):
+        with timer.range("w"):
+            pass
+        timer.step()
+        steps = [
+            json.loads(x)["step"]
+            for x in path.read_text().splitlines()[1:]
+            if json.loads(x)["k"] == "step"
+        ]
+        assert steps == expected_steps
+    timer.close()
+    assert len([r for r in timer_records(tmp_path) if r["k"] == "span"]) == 4
+    with pytest.raises(ValueError, match="flush_every_steps"):
+        MyTimer(tmp_path, gpu=False, flush_every_steps=0)
