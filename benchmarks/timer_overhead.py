@@ -23,7 +23,10 @@ import timeit
 from pathlib import Path
 from time import perf_counter_ns
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO), str(REPO / "sample_runs")]
+
+from generate import sample_model, timed_train_step  # noqa: E402
 
 from collectors import MyTimer  # noqa: E402
 
@@ -114,15 +117,12 @@ def measure_step_share(tmp: Path, steps: int = 300) -> dict[str, float]:
     import time
 
     import torch
-    from torch import nn
 
     torch.manual_seed(0)
     torch.set_num_threads(1)
-    model = nn.Sequential(
-        nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 2)
-    )
+    model = sample_model()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
-    loss_fn = nn.CrossEntropyLoss()
+    loss_fn = torch.nn.CrossEntropyLoss()
     x, y = torch.randn(32, 64), torch.randint(0, 2, (32,))
     out = {}
     loops = (
@@ -132,19 +132,16 @@ def measure_step_share(tmp: Path, steps: int = 300) -> dict[str, float]:
     )
     for label, per_sample_s, flush_every in loops:
         timer = MyTimer(tmp / label, gpu=False, flush_every_steps=flush_every)
+
+        def next_batch(per_sample_s=per_sample_s):
+            if per_sample_s:
+                time.sleep(per_sample_s * len(x))  # the sample's slow decoding
+            return x, y
+
         step_costs, step_times = [], []
         for _ in range(steps):
             t0 = perf_counter_ns()
-            with timer.range("data"):
-                if per_sample_s:
-                    time.sleep(per_sample_s * 32)
-            with timer.range("forward"):
-                loss = loss_fn(model(x), y)
-            with timer.range("backward"):
-                loss.backward()
-            with timer.range("optimizer"):
-                optimizer.step()
-                optimizer.zero_grad(set_to_none=True)
+            timed_train_step(timer, model, optimizer, loss_fn, next_batch)
             before = perf_counter_ns()
             timer.step()
             after = perf_counter_ns()

@@ -52,12 +52,34 @@ def launch(scenario: str, world_size: int, out_dir: Path) -> None:
         raise SystemExit(f"scenario {scenario}: worker exit codes {codes}")
 
 
+def sample_model():
+    """The demo model: a small MLP classifier of 64 features (benchmarks time it too)."""
+    from torch import nn
+
+    return nn.Sequential(
+        nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 2)
+    )
+
+
+def timed_train_step(timer, model, optimizer, loss_fn, next_batch):
+    """One training step with the demo's spans: data, forward, backward, optimizer."""
+    with timer.range("data"):
+        x, y = next_batch()
+    with timer.range("forward"):
+        loss = loss_fn(model(x), y)
+    with timer.range("backward"):
+        loss.backward()
+    with timer.range("optimizer"):
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+    return loss
+
+
 def worker_slow_data(out_dir: Path) -> None:
     """A small MLP classifier under DDP whose DataLoader is slow (it decodes each sample
     slowly, rank 1 more so): the Overview should show `data` dominating the step."""
     import torch
     import torch.distributed as dist
-    from torch import nn
     from torch.nn.parallel import DistributedDataParallel
     from torch.utils.data import DataLoader, Dataset
     from torch.utils.data.distributed import DistributedSampler
@@ -84,27 +106,15 @@ def worker_slow_data(out_dir: Path) -> None:
 
     dataset = SlowDecodeDataset(2560, per_sample_s=0.0004 if rank == 0 else 0.0006)
     loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset, seed=0))
-    model = DistributedDataParallel(
-        nn.Sequential(
-            nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 2)
-        )
-    )
+    model = DistributedDataParallel(sample_model())
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
-    loss_fn = nn.CrossEntropyLoss()
+    loss_fn = torch.nn.CrossEntropyLoss()
 
     with RunWriter(out_dir) as writer, MyTimer(writer, gpu=False) as timer:
         batches = iter(loader)
         for step in range(len(loader)):
             timer.set_step(step)
-            with timer.range("data"):
-                x, y = next(batches)
-            with timer.range("forward"):
-                loss = loss_fn(model(x), y)
-            with timer.range("backward"):
-                loss.backward()
-            with timer.range("optimizer"):
-                optimizer.step()
-                optimizer.zero_grad(set_to_none=True)
+            loss = timed_train_step(timer, model, optimizer, loss_fn, batches.__next__)
             writer.add_scalar("loss", loss.item(), step)
         timer.step()
     dist.destroy_process_group()
