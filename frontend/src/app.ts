@@ -1,0 +1,197 @@
+// The plugin shell: run and rank selectors, view state in the hash, loading/progress/error
+// states, and the current dashboard (Overview for now).
+
+import { ApiError, fetchRuns, fetchSummary } from "./api";
+import { h } from "./dom";
+import { formatBytes } from "./format";
+import { readHash, updateHash } from "./hashState";
+import { renderOverview } from "./overview";
+import type { Progress, RunInfo } from "./types";
+
+const ALL_RANKS = "";
+
+interface RankOption {
+  rank: number;
+  host?: string;
+}
+
+function progressView(progress: Progress): HTMLElement {
+  const percent = Math.round(Math.min(1, Math.max(0, progress.fraction)) * 100);
+  const bar = h("div", { class: "progress-bar" });
+  bar.style.width = `${percent}%`;
+  return h(
+    "div",
+    { class: "progress", "data-testid": "progress" },
+    h(
+      "div",
+      {
+        class: "progress-track",
+        role: "progressbar",
+        "aria-valuemin": 0,
+        "aria-valuemax": 100,
+        "aria-valuenow": percent,
+      },
+      bar,
+    ),
+    h(
+      "p",
+      {},
+      `Reading run files… ${percent} % (${formatBytes(progress.done_bytes)} of ${formatBytes(progress.total_bytes)})`,
+    ),
+  );
+}
+
+function errorView(what: string, error: unknown): HTMLElement {
+  const detail = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+  return h(
+    "div",
+    { class: "error", "data-testid": "error", role: "alert" },
+    h("strong", {}, what),
+    h("p", {}, detail),
+  );
+}
+
+function emptyView(): HTMLElement {
+  return h(
+    "div",
+    { class: "empty", "data-testid": "empty" },
+    h("h2", {}, "No runs yet"),
+    h(
+      "p",
+      {},
+      "This logdir holds no tb-perf runs. See the README quick start to record one with the collectors " +
+        "(or point TensorBoard at a torch.profiler trace directory), then press TensorBoard's reload button.",
+    ),
+  );
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+export class App {
+  private runs: RunInfo[] = [];
+  private run: string | null;
+  private rank: number | null;
+  /** The request chain in flight; a newer selection or reload aborts it. */
+  private inFlight = new AbortController();
+  private readonly runSelect = h("select", { "data-testid": "run-select", "aria-label": "Run" });
+  private readonly runStatus = h("span", { class: "badge", "data-testid": "run-status" });
+  private readonly rankSelect = h("select", { "data-testid": "rank-select", "aria-label": "Rank" });
+  private readonly toolbar = h(
+    "header",
+    // Shown once the run list arrives.
+    { class: "toolbar", hidden: true },
+    h("label", {}, "Run ", this.runSelect),
+    this.runStatus,
+    h("label", {}, "Rank ", this.rankSelect),
+  );
+  private readonly content = h(
+    "main",
+    { class: "content" },
+    h("p", { class: "muted" }, "Loading runs…"),
+  );
+
+  constructor(root: HTMLElement) {
+    const hash = readHash();
+    this.run = hash.get("run");
+    const rank = Number.parseInt(hash.get("rank") ?? "", 10);
+    this.rank = Number.isInteger(rank) ? rank : null;
+
+    this.runSelect.addEventListener("change", () => {
+      this.run = this.runSelect.value;
+      this.showSelectedRun();
+      void this.loadSummary(this.restart());
+    });
+    this.rankSelect.addEventListener("change", () => {
+      this.rank = this.rankSelect.value === ALL_RANKS ? null : Number(this.rankSelect.value);
+      this.saveSelection();
+      void this.loadSummary(this.restart());
+    });
+    root.replaceChildren(h("div", { class: "app" }, this.toolbar, this.content));
+  }
+
+  /** Fetch the run list, then the current run's summary. Also TensorBoard's reload. */
+  async reload(): Promise<void> {
+    const signal = this.restart();
+    try {
+      this.runs = await fetchRuns(signal);
+    } catch (error) {
+      if (!isAbort(error))
+        this.content.replaceChildren(errorView("Could not list the runs", error));
+      return;
+    }
+    // Selectors with nothing to select would only distract from the "no runs" explanation.
+    this.toolbar.hidden = this.runs.length === 0;
+    if (this.runs.length === 0) {
+      this.run = null;
+      this.content.replaceChildren(emptyView());
+      return;
+    }
+    this.runSelect.replaceChildren(
+      ...this.runs.map((run) => h("option", { value: run.name }, `${run.name} (${run.status})`)),
+    );
+    if (!this.runs.some((run) => run.name === this.run)) this.run = this.runs[0]?.name ?? null;
+    this.showSelectedRun();
+    await this.loadSummary(signal);
+  }
+
+  private restart(): AbortSignal {
+    this.inFlight.abort();
+    this.inFlight = new AbortController();
+    return this.inFlight.signal;
+  }
+
+  private selectedRun(): RunInfo | undefined {
+    return this.runs.find((run) => run.name === this.run);
+  }
+
+  /** Sync the selectors with the chosen run; drop a rank the run does not have. */
+  private showSelectedRun(): void {
+    const run = this.selectedRun();
+    if (!run) return;
+    this.runSelect.value = run.name;
+    this.runStatus.textContent = run.status;
+    this.runStatus.className = `badge status-${run.status}`;
+    if (this.rank !== null && !run.ranks.includes(this.rank)) this.rank = null;
+    this.fillRankSelect(run.ranks.map((rank) => ({ rank })));
+    this.saveSelection();
+  }
+
+  /** Ranks come from the run list first, then with their host from the summary. */
+  private fillRankSelect(ranks: readonly RankOption[]): void {
+    this.rankSelect.replaceChildren(
+      h("option", { value: ALL_RANKS }, "All ranks"),
+      ...ranks.map((r) =>
+        h(
+          "option",
+          { value: String(r.rank) },
+          r.host ? `rank ${r.rank} · ${r.host}` : `rank ${r.rank}`,
+        ),
+      ),
+    );
+    this.rankSelect.value = this.rank === null ? ALL_RANKS : String(this.rank);
+  }
+
+  private saveSelection(): void {
+    updateHash({ run: this.run, rank: this.rank === null ? null : String(this.rank) });
+  }
+
+  private async loadSummary(signal: AbortSignal): Promise<void> {
+    const run = this.run;
+    if (run === null) return;
+    this.content.setAttribute("aria-busy", "true");
+    try {
+      const summary = await fetchSummary(run, this.rank, signal, (progress) =>
+        this.content.replaceChildren(progressView(progress)),
+      );
+      this.fillRankSelect(summary.ranks);
+      this.content.replaceChildren(renderOverview(summary));
+    } catch (error) {
+      if (!isAbort(error))
+        this.content.replaceChildren(errorView(`Could not load run “${run}”`, error));
+    } finally {
+      if (!signal.aborted) this.content.removeAttribute("aria-busy");
+    }
+  }
+}

@@ -1,0 +1,194 @@
+// Overview dashboard: per-rank step statistics, step time per rank, and the span breakdown.
+
+import { lineChart } from "./chart";
+import { h } from "./dom";
+import { durationTickFormat, formatCount, formatDuration, formatPercent } from "./format";
+import { readHash, updateHash } from "./hashState";
+import { type Column, dataTable, type SortState } from "./table";
+import { seriesColor } from "./theme";
+import type { RankSummary, SpanRow, Summary } from "./types";
+
+const DEFAULT_SPAN_SORT: SortState = { key: "total_ns", direction: "desc" };
+
+const duration = <Row>(
+  key: string,
+  label: string,
+  value: (row: Row) => number | null,
+  title?: string,
+): Column<Row> => ({
+  key,
+  label,
+  numeric: true,
+  value,
+  format: (row) => formatDuration(value(row)),
+  ...(title === undefined ? {} : { title }),
+});
+
+const RANK_COLUMNS: Column<RankSummary>[] = [
+  { key: "rank", label: "rank", numeric: true, value: (r) => r.rank },
+  { key: "host", label: "host", numeric: false, value: (r) => r.host },
+  { key: "pid", label: "pid", numeric: true, value: (r) => r.pid, format: (r) => String(r.pid) },
+  { key: "status", label: "status", numeric: false, value: (r) => r.status },
+  {
+    key: "steps",
+    label: "steps",
+    numeric: true,
+    value: (r) => r.steps,
+    format: (r) => formatCount(r.steps),
+  },
+  duration("mean", "mean step", (r) => r.step_time_ns?.mean ?? null),
+  duration("p50", "p50 step", (r) => r.step_time_ns?.p50 ?? null),
+  duration("p95", "p95 step", (r) => r.step_time_ns?.p95 ?? null),
+  duration("max", "max step", (r) => r.step_time_ns?.max ?? null),
+];
+
+function spanColumns(withGpu: boolean): Column<SpanRow>[] {
+  const columns: Column<SpanRow>[] = [
+    { key: "name", label: "name", numeric: false, value: (s) => s.name },
+    {
+      key: "calls",
+      label: "calls",
+      numeric: true,
+      value: (s) => s.calls,
+      format: (s) => formatCount(s.calls),
+    },
+    duration("total_ns", "total", (s) => s.total_ns, "Sum of the span's durations"),
+    duration("self_ns", "self", (s) => s.self_ns, "Total minus the time of direct child spans"),
+    duration("mean_ns", "mean", (s) => s.mean_ns),
+    duration("p50_ns", "p50", (s) => s.p50_ns),
+    duration("p95_ns", "p95", (s) => s.p95_ns),
+    {
+      key: "pct_of_step",
+      label: "% of step",
+      title:
+        "Total as a share of all step time of the selected ranks (can exceed 100 % for spans outside steps)",
+      numeric: true,
+      value: (s) => s.pct_of_step,
+      format: (s) => formatPercent(s.pct_of_step),
+    },
+  ];
+  if (withGpu) {
+    const gpuTitle = "Sum of the spans' CUDA-event durations";
+    columns.push(duration("gpu_total_ns", "GPU total", (s) => s.gpu_total_ns, gpuTitle));
+  }
+  return columns;
+}
+
+function spanSortFromHash(columns: readonly Column<SpanRow>[]): SortState {
+  const params = readHash();
+  const key = params.get("sort");
+  const direction = params.get("dir");
+  if (
+    !columns.some((column) => column.key === key) ||
+    (direction !== "asc" && direction !== "desc")
+  ) {
+    return DEFAULT_SPAN_SORT;
+  }
+  return { key: key ?? DEFAULT_SPAN_SORT.key, direction };
+}
+
+function section(title: string, ...content: (Node | string | null)[]): HTMLElement {
+  return h("section", { class: "panel" }, h("h2", {}, title), ...content);
+}
+
+function warningsPanel(warnings: readonly string[]): HTMLElement | null {
+  if (warnings.length === 0) return null;
+  return h(
+    "section",
+    { class: "warnings", "data-testid": "warnings", role: "status" },
+    h(
+      "h2",
+      {},
+      warnings.length === 1
+        ? "1 warning while reading this run"
+        : `${warnings.length} warnings while reading this run`,
+    ),
+    h("ul", {}, ...warnings.map((warning) => h("li", {}, warning))),
+  );
+}
+
+function stepChart(summary: Summary): HTMLElement {
+  const series = summary.step_series.filter((s) => s.steps.length > 0);
+  if (series.length === 0) return h("p", { class: "muted" }, "No completed steps yet.");
+  const allRanks = summary.ranks.map((r) => r.rank);
+  const bucket = Math.max(...series.map((s) => s.bucket));
+  const chart = lineChart({
+    series: series.map((s) => ({
+      label: `rank ${s.rank}`,
+      // Colour by position among all ranks, so a rank keeps its colour when it is selected alone.
+      color: seriesColor(allRanks.indexOf(s.rank)),
+      x: s.steps,
+      y: s.time_ns,
+    })),
+    height: 260,
+    xLabel: "step",
+    formatX: (x) => String(x),
+    formatY: formatDuration,
+    yTickFormat: durationTickFormat,
+    testId: "step-chart",
+  });
+  const note =
+    bucket > 1
+      ? h("p", { class: "muted" }, `Each point is the mean of ${bucket} consecutive steps.`)
+      : null;
+  return h("div", {}, chart, note);
+}
+
+function spanTable(summary: Summary): HTMLElement {
+  if (summary.spans.length === 0) {
+    return h(
+      "p",
+      { class: "muted" },
+      "No timer spans in this run. Wrap code in MyTimer spans to see where step time goes.",
+    );
+  }
+  const columns = spanColumns(summary.spans.some((s) => s.gpu_total_ns !== null));
+  const table = dataTable({
+    columns,
+    rows: summary.spans,
+    testId: "span-table",
+    rowTestId: "span-row",
+    rowName: (s) => s.name,
+    sort: spanSortFromHash(columns),
+    onSortChange: (sort) => updateHash({ sort: sort.key, dir: sort.direction }),
+  });
+  const truncated = summary.spans_truncated
+    ? h(
+        "p",
+        { class: "muted" },
+        `Showing the ${summary.spans.length} spans with the largest total time.`,
+      )
+    : null;
+  return h("div", { class: "table-scroll" }, table, truncated);
+}
+
+function stepsCaption(summary: Summary): string {
+  const { count, first, last } = summary.steps;
+  const scope =
+    summary.rank === null ? `all ${summary.ranks.length} ranks` : `rank ${summary.rank}`;
+  if (count === 0 || first === null || last === null) return `No completed steps (${scope}).`;
+  return `${formatCount(count)} steps, ${first}–${last} (${scope}).`;
+}
+
+export function renderOverview(summary: Summary): HTMLElement {
+  const rankTable = dataTable({
+    columns: RANK_COLUMNS,
+    rows: summary.ranks,
+    testId: "rank-table",
+    rowTestId: "rank-row",
+    rowName: (r) => String(r.rank),
+    rowClass: (r) => (r.rank === summary.rank ? "selected" : undefined),
+  });
+  return h(
+    "div",
+    { class: "overview", "data-testid": "overview" },
+    warningsPanel(summary.warnings),
+    section(
+      "Ranks",
+      h("p", { class: "muted" }, stepsCaption(summary)),
+      h("div", { class: "table-scroll" }, rankTable),
+    ),
+    section("Step time per rank", stepChart(summary)),
+    section("Spans", spanTable(summary)),
+  );
+}

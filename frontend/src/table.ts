@@ -1,0 +1,134 @@
+// A table whose numeric columns are right-aligned and whose headers sort on click.
+
+import { h } from "./dom";
+
+export type SortDirection = "asc" | "desc";
+
+export interface SortState {
+  key: string;
+  direction: SortDirection;
+}
+
+export interface Column<Row> {
+  key: string;
+  label: string;
+  /** Header tooltip explaining the column. */
+  title?: string;
+  numeric: boolean;
+  value: (row: Row) => number | string | null;
+  /** Display text; defaults to the value itself. */
+  format?: (row: Row) => string;
+}
+
+export interface TableOptions<Row> {
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+  testId: string;
+  rowTestId: string;
+  /** Identifies a row for tests (`data-name`). */
+  rowName: (row: Row) => string;
+  /** Omit to keep the rows in the given order and the headers inert. */
+  sort?: SortState;
+  onSortChange?: (sort: SortState) => void;
+  /** Extra class for a row, e.g. to highlight the selected one. */
+  rowClass?: (row: Row) => string | undefined;
+}
+
+const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;
+const ARROW = { asc: " ▲", desc: " ▼" } as const;
+const FLIPPED = { asc: "desc", desc: "asc" } as const;
+
+function compareValues(a: number | string | null, b: number | string | null): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a).localeCompare(String(b));
+}
+
+function sortRows<Row>(rows: readonly Row[], column: Column<Row>, direction: SortDirection): Row[] {
+  const sign = direction === "asc" ? 1 : -1;
+  return [...rows].sort((left, right) => {
+    const a = column.value(left);
+    const b = column.value(right);
+    // Missing values stay at the bottom whichever way the column is sorted.
+    if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;
+    return sign * compareValues(a, b);
+  });
+}
+
+/** Numbers are most interesting large-first; names read best A to Z. */
+function defaultDirection<Row>(column: Column<Row>): SortDirection {
+  return column.numeric ? "desc" : "asc";
+}
+
+export function dataTable<Row>(options: TableOptions<Row>): HTMLTableElement {
+  const { columns, testId } = options;
+  let sort = options.sort;
+  const table = h("table", { class: "data-table", "data-testid": testId });
+  const headRow = h("tr");
+  const body = h("tbody");
+  table.append(h("thead", {}, headRow), body);
+
+  const renderHead = (): void => {
+    headRow.replaceChildren(
+      ...columns.map((column) => {
+        // This column's direction when the table is sorted by it.
+        const direction = sort?.key === column.key ? sort.direction : undefined;
+        const header = h("th", {
+          class: column.numeric ? "numeric" : undefined,
+          title: column.title,
+          "aria-sort": direction && ARIA_SORT[direction],
+          "data-column": column.key,
+        });
+        if (!sort) {
+          header.append(column.label);
+          return header;
+        }
+        const arrow = direction ? ARROW[direction] : "";
+        const button = h("button", { type: "button", class: "sort-button" }, column.label + arrow);
+        button.addEventListener("click", () => {
+          const next = direction === undefined ? defaultDirection(column) : FLIPPED[direction];
+          sort = { key: column.key, direction: next };
+          options.onSortChange?.(sort);
+          renderHead();
+          renderBody();
+        });
+        header.append(button);
+        return header;
+      }),
+    );
+  };
+
+  const renderBody = (): void => {
+    const sortColumn = sort && columns.find((column) => column.key === sort?.key);
+    const rows =
+      sort && sortColumn ? sortRows(options.rows, sortColumn, sort.direction) : options.rows;
+    body.replaceChildren(
+      ...rows.map((row) =>
+        h(
+          "tr",
+          {
+            "data-testid": options.rowTestId,
+            "data-name": options.rowName(row),
+            class: options.rowClass?.(row),
+          },
+          ...columns.map((column) => {
+            const value = column.value(row);
+            return h(
+              "td",
+              {
+                class: column.numeric ? "numeric" : undefined,
+                "data-column": column.key,
+                // The raw number, so tests and copy-paste do not depend on display rounding.
+                "data-value": value === null ? undefined : String(value),
+              },
+              column.format ? column.format(row) : String(value ?? "—"),
+            );
+          }),
+        ),
+      ),
+    );
+  };
+
+  renderHead();
+  renderBody();
+  return table;
+}

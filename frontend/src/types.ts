@@ -1,0 +1,67 @@
+// JSON shapes of the plugin's HTTP routes, as documented in docs/HTTP_API.md.
+
+export type RunStatus = "finished" | "live" | "stopped";
+
+export interface RunInfo {
+  name: string;
+  ranks: number[];
+  sources: string[];
+  updated_ns: number;
+  status: RunStatus;
+}
+
+export interface StepTimeStats {
+  mean: number;
+  p50: number;
+  p95: number;
+  min: number;
+  max: number;
+  total: number;
+}
+
+export interface RankSummary {
+  rank: number;
+  host: string;
+  pid: number;
+  world_size: number;
+  status: RunStatus;
+  steps: number;
+  /** Null-tolerant: a rank that has not completed a step has no statistics. */
+  step_time_ns: StepTimeStats | null;
+}
+
+export interface StepSeries {
+  rank: number;
+  steps: number[];
+  time_ns: number[];
+  bucket: number;
+}
+
+export interface SpanRow {
+  name: string;
+  calls: number;
+  total_ns: number;
+  self_ns: number;
+  mean_ns: number;
+  p50_ns: number;
+  p95_ns: number;
+  pct_of_step: number | null;
+  gpu_total_ns: number | null;
+}
+
+export interface Summary {
+  run: string;
+  rank: number | null;
+  ranks: RankSummary[];
+  steps: { count: number; first: number | null; last: number | null };
+  step_series: StepSeries[];
+  spans: SpanRow[];
+  spans_truncated: boolean;
+  warnings: string[];
+}
+
+export interface Progress {
+  done_bytes: number;
+  total_bytes: number;
+  fraction: number;
+}
