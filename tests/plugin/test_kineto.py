@@ -1,0 +1,134 @@
+"""Trace ingest on every shared real trace schema, and on broken input."""
+
+import gzip
+import json
+
+import msgspec
+import numpy as np
+import pytest
+
+from tb_perf_plugin.errors import Unreadable
+from tb_perf_plugin.ingest.kineto import Kind, read_trace
+
+HTA = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
+REAL_TRACES = [
+    f"{HTA}/df_index_resolver/df_index_resolver.json.gz",  # 2022, absolute µs, memory events
+    f"{HTA}/nccl_parser_config/nccl_data.json.gz",  # 2024, baseTimeNanoseconds, NCCL args
+    f"{HTA}/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz",  # ROCm, hex-string streams
+    f"{HTA}/trace_filter/sampled_rank-1.json.gz",  # compact single-line JSON
+    f"{HTA}/call_stack/backward_thread.json",  # plain JSON, 4-space indent
+    "traces/AMD-AGI__TraceLens/tests/traces/b200/eager_trace.json.gz",  # newest schema
+    "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/"
+    "worker0.1623143089861.pt.trace.json.gz",  # 2021 categories, "stream 7" tids
+]
+
+
+def _reference(path):
+    """The same trace decoded whole with plain msgspec into dicts: what ingest must agree with."""
+    raw = gzip.open(path).read() if str(path).endswith(".gz") else path.read_bytes()
+    doc = msgspec.json.decode(raw)
+    return doc, doc["traceEvents"] if isinstance(doc, dict) else doc
+
+
+@pytest.mark.parametrize("relative", REAL_TRACES, ids=lambda p: p.rsplit("/", 1)[-1][:30])
+def test_real_traces_agree_with_a_whole_document_decode(shared_data, relative):
+    path = shared_data / relative
+    tables = read_trace(str(path), chunk_bytes=1 << 20)  # small chunks: many cuts exercised
+    doc, events = _reference(path)
+    slices = sorted((e for e in events if e.get("ph") == "X"), key=lambda e: e["ts"])
+    assert len(tables.slices["start"]) == len(slices)
+    base = doc.get("baseTimeNanoseconds", 0) if isinstance(doc, dict) else 0
+    expected_start = np.array([base + round(e["ts"] * 1000) for e in slices], dtype=np.int64)
+    assert np.abs(tables.slices["start"] - expected_start).max() <= 250  # float64 µs at epoch
+    names = np.array(tables.names, dtype=object)[tables.slices["name"]]
+    assert sorted(names) == sorted(e["name"] for e in slices)
+    expected_dur = sorted(round(e["dur"] * 1000) for e in slices)
+    assert sorted(tables.slices["dur"].tolist()) == expected_dur
+    memory = [e for e in events if e.get("name") == "[memory]"]
+    assert len(tables.memory["ts"]) == len(memory)
+    assert tables.meta.problems == []
+
+
+def test_2021_device_events_use_args_stream_and_external_id(shared_data):
+    tables = read_trace(str(shared_data / REAL_TRACES[-1]))
+    kernels = tables.slices["kind"] == Kind.KERNEL
+    assert set(tables.slices["tid"][kernels].tolist()) == {7}  # "tid": "stream 7"
+    assert (tables.slices["external_id"][kernels] > 0).all()  # "external id" (lowercase)
+    assert (tables.slices["correlation"][kernels] > 0).all()
+    assert tables.memory["bytes"].sum() != 0
+
+
+def test_nccl_collective_args(shared_data):
+    tables = read_trace(str(shared_data / REAL_TRACES[1]))
+    names = tables.names
+    rows = np.flatnonzero(tables.slices["collective"] >= 0)
+    assert len(rows) > 0
+    kernel_rows = rows[tables.slices["kind"][rows] == Kind.KERNEL]
+    assert all(names[tables.slices["name"][i]].startswith("ncclKernel") for i in kernel_rows)
+    assert {names[c] for c in tables.slices["collective"][rows]} >= {"allreduce"}
+    assert (tables.slices["group_size"][kernel_rows] == 2).all()
+    assert tables.meta.rank == 0 and tables.meta.world_size == 2
+    assert tables.meta.base_time_ns == 1711964646000000000
+
+
+def _write(path, doc, gz=True):
+    data = json.dumps(doc).encode()
+    path.write_bytes(gzip.compress(data) if gz else data)
+    return str(path)
+
+
+EVENT = {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10.5, "dur": 2}
+
+
+def test_bare_array_and_begin_end_pairs(tmp_path):
+    doc = [
+        EVENT,
+        {"ph": "B", "name": "outer", "pid": 1, "tid": 2, "ts": 100},
+        {"ph": "E", "name": "outer", "pid": 1, "tid": 2, "ts": 150.25},
+        {"ph": "B", "name": "never_ends", "pid": 1, "tid": 2, "ts": 200},
+    ]
+    tables = read_trace(_write(tmp_path / "t.json", doc, gz=False))
+    names = [tables.names[i] for i in tables.slices["name"]]
+    assert names == ["aten::mm", "outer"]
+    assert tables.slices["start"].tolist() == [10500, 100000]
+    assert tables.slices["dur"].tolist() == [2000, 50250]
+    assert tables.meta.problems == ["1 begin event(s) without an end were dropped"]
+
+
+def test_events_with_missing_or_odd_fields(tmp_path):
+    doc = {"traceEvents": [
+        {"ph": "X", "name": "no_times"},  # defaults: ts 0, dur 0
+        {"ph": "X", "name": "bad_ts", "ts": "soon", "dur": 1},  # unexpected type: skipped
+        EVENT,
+        {"name": "no_phase"},  # not a trace event: skipped
+    ]}  # fmt: skip
+    tables = read_trace(_write(tmp_path / "t.json.gz", doc))
+    assert sorted(tables.names[i] for i in tables.slices["name"]) == ["aten::mm", "no_times"]
+    assert tables.meta.problems == ["2 event(s) with unexpected field types skipped"]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "the file is empty"),
+        (b"hello", "not a JSON trace"),
+        (b'{"schemaVersion": 1, "foo": []}', 'no "traceEvents" array'),
+        (b'{"traceEvents": []}', "holds no events"),
+        (b'{"traceEvents": [{"ph": "X", "name": "a", "ts": 1', "truncated or malformed JSON"),
+    ],
+)
+def test_broken_files_are_refused_clearly(tmp_path, content, message):
+    path = tmp_path / "t.json"
+    path.write_bytes(content)
+    with pytest.raises(Unreadable, match=message):
+        read_trace(str(path))
+
+
+def test_truncated_gzip_and_size_limit(tmp_path, shared_data):
+    whole = (shared_data / REAL_TRACES[1]).read_bytes()
+    cut = tmp_path / "cut.json.gz"
+    cut.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(Unreadable, match="truncated gzip"):
+        read_trace(str(cut))
+    with pytest.raises(Unreadable, match=r"more than the 1\.0 MB limit"):
+        read_trace(str(shared_data / REAL_TRACES[1]), max_bytes=1_000_000)
