@@ -69,6 +69,10 @@ class TbPerfPlugin(base_plugin.TBPlugin):
         return {
             "/runs": self._serve_runs,
             "/summary": self._serve_summary,
+            "/timeline/meta": self._serve_timeline_meta,
+            "/timeline/tiles": self._serve_timeline_tiles,
+            "/timeline/event": self._serve_timeline_event,
+            "/timeline/search": self._serve_timeline_search,
             "/static/*": self._serve_static,
         }
 
@@ -88,6 +92,40 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_summary(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         return _respond(request, self._service.summary(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_timeline_meta(self, request: wrappers.Request) -> wrappers.Response:
+        return _respond(request, self._service.timeline_meta(request.args.get("run")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_timeline_tiles(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.timeline_tiles(
+            args.get("run"),
+            args.get("start"),
+            args.get("end"),
+            args.get("width_px"),
+            args.get("ranks"),
+        )
+        return _respond(request, body)
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_timeline_event(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.timeline_event(args.get("run"), args.get("rank"), args.get("id"))
+        return _respond(request, body)
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_timeline_search(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.timeline_search(
+            args.get("run"), args.get("q"), args.get("limit"), args.get("ranks")
+        )
+        return _respond(request, body)
 
     @wrappers.Request.application
     @_json_route

@@ -1,7 +1,9 @@
-"""The run service: discovery, per-run table cache and the summaries the routes serve.
+"""The run service: discovery, per-run table and timeline caches, and the views routes serve.
 
-Thread-safe (TensorBoard's server is threaded). Starts no thread in its constructor: the worker
-pool for ingest jobs is created on the first request that needs one.
+Thread-safe (TensorBoard's server is threaded). Starts no thread or process in its constructor:
+the job pool and the ingest executor are created by the first request that needs them. Work
+that may take long (reading a run, building its timeline) runs as a job; a request waits for it
+briefly and otherwise answers with the job's progress (HTTP 202).
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import logging
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
@@ -19,14 +22,18 @@ import pandas as pd
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, now_ns
-from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
-from .ingest.timer import SPAN_COLUMNS, STEP_COLUMNS, read_timer_file
+from .errors import InvalidArgument, NotFound, TbPerfError
+from .executor import LazyExecutor
+from .run_tables import RunTables, build_timeline, read_run
+from .timeline import MAX_WIDTH_PX, Timeline
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MAX_FILE_BYTES = int(float(os.environ.get("TB_PERF_MAX_FILE_MB", "2048")) * 1e6)
+DEFAULT_MAX_FILE_BYTES = int(float(os.environ.get("TB_PERF_MAX_FILE_MB", "4096")) * 1e6)
 MAX_SERIES_POINTS = 2000
 MAX_SPAN_ROWS = 500
+MAX_SEARCH_RESULTS = 1000
+INLINE_WAIT = -1.0  # as a `wait_s` argument: the service's inline_wait_s; None waits until done
 
 
 @dataclass
@@ -48,21 +55,36 @@ class Progress:
 
 
 @dataclass
-class RunTables:
-    """Everything read from one run: spans and steps of all ranks, plus what went wrong."""
-
-    signature: tuple
-    spans: pd.DataFrame  # SPAN_COLUMNS + rank, writer
-    steps: pd.DataFrame  # STEP_COLUMNS + rank, writer
-    warnings: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _IngestJob:
+class _Job:
     signature: tuple
     total_bytes: int
     future: concurrent.futures.Future | None = None
     done_bytes: int = 0
+
+    def advance(self, n: int) -> None:
+        self.done_bytes += n
+
+
+def _int_param(
+    value: str | None, name: str, low: int | None = None, high: int | None = None
+) -> int:
+    if value is None or not value.strip().lstrip("-").isdigit():
+        raise InvalidArgument(f"the {name!r} parameter must be an integer (got {value!r})")
+    number = int(value)
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise InvalidArgument(f"{name}={number} is outside [{low}, {high}]")
+    return number
+
+
+def _rank_set(value: str | None, valid: list[int]) -> set[int] | None:
+    if not value:
+        return None
+    ranks = set()
+    for part in value.split(","):
+        if not part.strip().isdigit() or int(part) not in valid:
+            raise InvalidArgument(f"rank {part!r} is not a rank of this run (ranks: {valid})")
+        ranks.add(int(part))
+    return ranks
 
 
 class RunService:
@@ -73,16 +95,20 @@ class RunService:
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         discovery_ttl_s: float = 5.0,
         inline_wait_s: float = 0.5,
+        executor: str | None = None,
+        cache_dir: str | None = None,
     ) -> None:
         self.logdir = logdir
         self.max_file_bytes = max_file_bytes
         self.discovery_ttl_s = discovery_ttl_s
         self.inline_wait_s = inline_wait_s
+        self.cache_dir = cache_dir
+        self._executor = LazyExecutor(executor)
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
         self._discovered_at = float("-inf")
-        self._tables: dict[str, RunTables] = {}
-        self._jobs: dict[str, _IngestJob] = {}
+        self._results: dict[tuple[str, str], tuple[tuple, Any]] = {}
+        self._jobs: dict[tuple[str, str], _Job] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
 
     # --- discovery ---------------------------------------------------------------------------
@@ -92,8 +118,8 @@ class RunService:
             if force or time.monotonic() - self._discovered_at > self.discovery_ttl_s:
                 self._runs = discover_runs(self.logdir)
                 self._discovered_at = time.monotonic()
-                for stale in set(self._tables) - set(self._runs):
-                    del self._tables[stale]
+                for key in [k for k in self._results if k[0] not in self._runs]:
+                    del self._results[key]
             return self._runs
 
     def has_runs(self) -> bool:
@@ -102,15 +128,10 @@ class RunService:
     def runs(self) -> list[dict[str, Any]]:
         now = now_ns()
         return [
-            {
-                "name": run.name,
-                "ranks": run.ranks,
-                "sources": run.sources,
-                "updated_ns": run.updated_ns,
-                "status": run.status(now),
-            }
+            {"name": run.name, "ranks": run.ranks, "sources": run.sources,
+             "updated_ns": run.updated_ns, "status": run.status(now)}
             for _, run in sorted(self.discover().items())
-        ]
+        ]  # fmt: skip
 
     def find_run(self, name: str | None) -> Run:
         if not name:
@@ -123,113 +144,189 @@ class RunService:
         return run
 
     @staticmethod
-    def parse_rank(run: Run, rank: str | None) -> int | None:
+    def parse_rank(valid: list[int], rank: str | None) -> int | None:
         if rank is None or rank == "":
             return None
-        if not rank.strip().lstrip("-").isdigit() or int(rank) not in run.ranks:
-            raise InvalidArgument(
-                f"rank {rank!r} is not a rank of run {run.name!r} (ranks: {run.ranks})"
-            )
+        if not rank.strip().lstrip("-").isdigit() or int(rank) not in valid:
+            raise InvalidArgument(f"rank {rank!r} is not a rank of this run (ranks: {valid})")
         return int(rank)
 
-    # --- tables ------------------------------------------------------------------------------
+    # --- jobs --------------------------------------------------------------------------------
 
-    def tables(self, run: Run, wait_s: float | None = None) -> RunTables | Progress:
-        """The run's tables, or its ingest progress if not ready within `wait_s` seconds."""
-        signature = run.signature()
+    def _result(
+        self,
+        run: Run,
+        kind: str,
+        signature: tuple,
+        total_bytes: int,
+        work: Callable[[_Job], Any],
+        wait_s: float | None,
+    ) -> Any:
+        """The cached result of `work` for this run version, or the job's Progress."""
+        key = (run.name, kind)
         with self._lock:
-            cached = self._tables.get(run.name)
-            if cached is not None and cached.signature == signature:
-                return cached
-            job = self._jobs.get(run.name)
+            cached = self._results.get(key)
+            if cached is not None and cached[0] == signature:
+                return cached[1]
+            job = self._jobs.get(key)
             if job is None or job.signature != signature:
-                total = sum(
-                    max(size, 0) for path, size, _ in signature if path.endswith(".timer.jsonl")
-                )
-                job = self._jobs[run.name] = _IngestJob(signature, total)
+                job = self._jobs[key] = _Job(signature, total_bytes)
                 if self._pool is None:
                     self._pool = concurrent.futures.ThreadPoolExecutor(
-                        max_workers=2, thread_name_prefix="tb_perf_ingest"
+                        max_workers=4, thread_name_prefix="tb_perf_job"
                     )
-                job.future = self._pool.submit(self._read_run, run, job)
+                job.future = self._pool.submit(work, job)
         try:
-            tables = job.future.result(timeout=wait_s)
+            result = job.future.result(timeout=wait_s)
         except concurrent.futures.TimeoutError:
             return Progress(job.done_bytes, job.total_bytes)
         with self._lock:
-            if self._jobs.get(run.name) is job:
-                del self._jobs[run.name]
-                self._tables[run.name] = tables
-        return tables
+            if self._jobs.get(key) is job:
+                del self._jobs[key]
+                self._results[key] = (signature, result)
+        return result
 
-    def _read_run(self, run: Run, job: _IngestJob) -> RunTables:
-        def advance(n: int) -> None:
-            job.done_bytes += n
+    def tables(self, run: Run, wait_s: float | None = None) -> RunTables | Progress:
+        """The run's tables, or the ingest progress if not ready within `wait_s` seconds."""
+        signature = run.signature()
+        total = sum(max(size, 0) for path, size, _ in signature if not path.endswith(".meta.json"))
 
-        span_parts, step_parts, warnings = [], [], []
-        readable = 0
-        for writer_index, writer in enumerate(run.writers):
-            label = f"rank {writer.rank} ({writer.prefix})"
-            if writer.meta_error:
-                warnings.append(f"{label}: {writer.meta_error}")
-            path = writer.files.get("timer")
-            if path is None:
-                continue
-            try:
-                timer = read_timer_file(path, self.max_file_bytes, advance)
-            except Unreadable as exc:
-                warnings.append(f"{label}: {exc.message}")
-                continue
-            except FileNotFoundError:
-                warnings.append(f"{label}: {os.path.basename(path)} disappeared while reading")
-                continue
-            except OSError as exc:
-                warnings.append(f"{label}: {os.path.basename(path)} unreadable ({exc.strerror})")
-                continue
-            readable += 1
-            if timer.truncated_tail and writer.status(now_ns()) != "live":
-                warnings.append(
-                    f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
-                )
-            warnings.extend(f"{label}: {problem}" for problem in timer.problems)
-            for part, parts in ((timer.spans, span_parts), (timer.steps, step_parts)):
-                parts.append(part.assign(rank=writer.rank, writer=writer_index))
-        if readable == 0 and any("timer" in w.files for w in run.writers):
-            raise Unreadable("; ".join(warnings) or f"run {run.name!r} has no readable files")
-        return RunTables(
-            signature=job.signature,
-            spans=_concat(span_parts, SPAN_COLUMNS),
-            steps=_concat(step_parts, STEP_COLUMNS),
-            warnings=warnings,
-        )
+        def work(job: _Job) -> RunTables:
+            return read_run(
+                run,
+                signature,
+                max_file_bytes=self.max_file_bytes,
+                executor=self._executor.get(),
+                cache_dir=self.cache_dir,
+                on_progress=job.advance,
+            )
+
+        return self._result(run, "tables", signature, total, work, wait_s)
+
+    def timeline(self, run: Run, wait_s: float | None = None) -> Timeline | Progress:
+        signature = run.signature()
+        tables = self.tables(run, wait_s)
+        if isinstance(tables, Progress):
+            return tables
+        total = sum(len(t.tables.slices["start"]) for t in tables.traces) + len(tables.spans)
+
+        def work(job: _Job) -> Timeline:
+            timeline = build_timeline(tables)
+            job.advance(total)
+            return timeline
+
+        return self._result(run, "timeline", signature, total, work, wait_s)
+
+    def _wait(self, wait_s: float | None) -> float | None:
+        return self.inline_wait_s if wait_s == INLINE_WAIT else wait_s
 
     # --- views -------------------------------------------------------------------------------
 
     def summary(
-        self, run_name: str | None, rank: str | None = None, wait_s: float | None = None
+        self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
     ) -> dict[str, Any] | Progress:
         run = self.find_run(run_name)
-        selected = self.parse_rank(run, rank)
-        tables = self.tables(run, self.inline_wait_s if wait_s is None else wait_s)
+        if rank and not rank.strip().isdigit():
+            raise InvalidArgument(f"rank {rank!r} is not an integer")
+        tables = self.tables(run, self._wait(wait_s))
         if isinstance(tables, Progress):
             return tables
-        return _summary_json(run, tables, selected)
+        ranks = sorted(set(run.ranks) | set(tables.ranks))
+        return _summary_json(run, tables, ranks, self.parse_rank(ranks, rank))
+
+    def timeline_meta(
+        self, run_name: str | None, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Any] | Progress:
+        run = self.find_run(run_name)
+        timeline = self.timeline(run, self._wait(wait_s))
+        if isinstance(timeline, Progress):
+            return timeline
+        ranks = []
+        for rank in sorted(timeline.alignments):
+            ranks.append(
+                {
+                    "rank": rank,
+                    "alignment": timeline.alignments[rank].to_json(),
+                    "lanes": [lane.to_json() for lane in timeline.lanes if lane.rank == rank],
+                }
+            )
+        return {
+            "run": run.name,
+            "origin_ns": str(timeline.origin_ns),
+            "start": 0,
+            "end": timeline.end,
+            "ranks": ranks,
+            "steps": timeline.steps_json(),
+            "events": timeline.n_events,
+        }
+
+    def timeline_tiles(
+        self,
+        run_name: str | None,
+        start: str | None,
+        end: str | None,
+        width_px: str | None,
+        ranks: str | None = None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        run = self.find_run(run_name)
+        first = _int_param(start, "start")
+        last = _int_param(end, "end")
+        width = _int_param(width_px, "width_px", 1, MAX_WIDTH_PX)
+        if last <= first:
+            raise InvalidArgument(f"end ({last}) must be greater than start ({first})")
+        timeline = self.timeline(run, self._wait(wait_s))
+        if isinstance(timeline, Progress):
+            return timeline
+        return timeline.tiles(first, last, width, _rank_set(ranks, sorted(timeline.alignments)))
+
+    def timeline_event(
+        self,
+        run_name: str | None,
+        rank: str | None,
+        event_id: str | None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        run = self.find_run(run_name)
+        identifier = _int_param(event_id, "id", 0)
+        timeline = self.timeline(run, self._wait(wait_s))
+        if isinstance(timeline, Progress):
+            return timeline
+        selected = self.parse_rank(sorted(timeline.alignments), rank)
+        event = timeline.event(selected if selected is not None else -1, identifier)
+        if event is None:
+            raise NotFound(f"no event {identifier} on rank {rank} of run {run.name!r}")
+        return event
+
+    def timeline_search(
+        self,
+        run_name: str | None,
+        text: str | None,
+        limit: str | None = None,
+        ranks: str | None = None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        run = self.find_run(run_name)
+        if not text:
+            raise InvalidArgument("the 'q' parameter is required")
+        count = _int_param(limit, "limit", 1, MAX_SEARCH_RESULTS) if limit else 100
+        timeline = self.timeline(run, self._wait(wait_s))
+        if isinstance(timeline, Progress):
+            return timeline
+        return timeline.search(text, count, _rank_set(ranks, sorted(timeline.alignments)))
 
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+        self._executor.shutdown()
 
 
-def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
-    if not parts:
-        return pd.DataFrame(columns=[*columns, "rank", "writer"])
-    return pd.concat(parts, ignore_index=True)
-
-
-def _summary_json(run: Run, tables: RunTables, selected: int | None) -> dict[str, Any]:
+def _summary_json(
+    run: Run, tables: RunTables, all_ranks: list[int], selected: int | None
+) -> dict[str, Any]:
     now = now_ns()
     ranks = []
-    for rank in run.ranks:
+    for rank in all_ranks:
         writers = [w for w in run.writers if w.rank == rank]
         meta = next((w.meta for w in writers if w.meta is not None), None)
         steps = tables.steps[tables.steps["rank"] == rank]

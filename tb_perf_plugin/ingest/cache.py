@@ -1,0 +1,149 @@
+"""On-disk cache of parsed trace tables, outside the logdir.
+
+An entry is a folder of `.npy` columns (memory-mapped on load, so a warm open costs almost
+nothing and shares pages between processes) plus a JSON file with the trace's metadata and
+string table. Its key is the trace's path, size, mtime and the parser version: a changed file or
+a new parser misses. Entries are written to a temporary folder and renamed, so readers never see
+half an entry. Least-recently-used entries are evicted past a size cap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from .kineto import PARSER_VERSION, TraceMeta, TraceTables, read_trace
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 1e6)
+_TABLES = ("slices", "memory")
+
+
+def default_cache_dir() -> Path:
+    """TB_PERF_CACHE_DIR, else the user cache directory (XDG_CACHE_HOME or ~/.cache)."""
+    configured = os.environ.get("TB_PERF_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tb-perf"
+
+
+def cache_key(path: str) -> str:
+    st = os.stat(path)
+    text = f"{os.path.abspath(path)}\0{st.st_size}\0{st.st_mtime_ns}\0{PARSER_VERSION}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+class TraceCache:
+    """Parsed traces by file identity. Falls back to parsing every time (with one warning) when
+    the cache directory cannot be written."""
+
+    _warned_unwritable = False
+    _warn_lock = threading.Lock()
+
+    def __init__(
+        self, cache_dir: str | os.PathLike | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    ) -> None:
+        self.root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+        self.traces_dir = self.root / "traces"
+        self.max_bytes = max_bytes
+
+    def load(self, path: str, max_file_bytes: int = 4 << 30) -> TraceTables:
+        """The tables of `path`: from the cache when present, else parsed and stored."""
+        key = cache_key(path)
+        entry = self.traces_dir / key
+        if entry.is_dir():
+            try:
+                tables = _read_entry(entry, path)
+                os.utime(entry)  # recently used
+                return tables
+            except (OSError, ValueError, KeyError) as exc:
+                logger.warning("tb_perf: cache entry for %s unreadable (%s); re-parsing", path, exc)
+        tables = read_trace(path, max_bytes=max_file_bytes)
+        self.store(key, tables)
+        return tables
+
+    def store(self, key: str, tables: TraceTables) -> bool:
+        try:
+            self.traces_dir.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=self.traces_dir))
+            try:
+                for table in _TABLES:
+                    for column, values in getattr(tables, table).items():
+                        np.save(staging / f"{table}.{column}.npy", values, allow_pickle=False)
+                meta = {"meta": dataclasses.asdict(tables.meta), "names": tables.names}
+                (staging / "meta.json").write_text(json.dumps(meta))
+                os.replace(staging, self.traces_dir / key)
+            except OSError:
+                shutil.rmtree(staging, ignore_errors=True)
+                if (self.traces_dir / key).is_dir():
+                    return True  # another process stored the same entry first
+                raise
+        except OSError as exc:
+            self._warn_unwritable(exc)
+            return False
+        self.evict()
+        return True
+
+    def evict(self) -> None:
+        """Remove least-recently-used entries until the cache is under its size cap."""
+        try:
+            entries = [
+                (p.stat().st_mtime_ns, _dir_bytes(p), p)
+                for p in self.traces_dir.iterdir()
+                if p.is_dir() and not p.name.startswith(".")
+            ]
+        except OSError:
+            return
+        total = sum(size for _, size, _ in entries)
+        for _, size, entry in sorted(entries):
+            if total <= self.max_bytes:
+                break
+            shutil.rmtree(entry, ignore_errors=True)
+            total -= size
+
+    def _warn_unwritable(self, exc: OSError) -> None:
+        with TraceCache._warn_lock:
+            if not TraceCache._warned_unwritable:
+                TraceCache._warned_unwritable = True
+                logger.warning(
+                    "tb_perf: cache directory %s is not writable (%s); traces are parsed on "
+                    "every start and kept in memory only (set TB_PERF_CACHE_DIR)",
+                    self.root,
+                    exc,
+                )
+
+
+def _dir_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.iterdir() if f.is_file())
+
+
+def _read_entry(entry: Path, path: str) -> TraceTables:
+    saved = json.loads((entry / "meta.json").read_text())
+    meta = TraceMeta(**{**saved["meta"], "path": path})
+    tables: dict[str, dict[str, np.ndarray]] = {table: {} for table in _TABLES}
+    for file in entry.glob("*.npy"):
+        table, column = file.name[: -len(".npy")].split(".", 1)
+        tables[table][column] = np.load(file, mmap_mode="r", allow_pickle=False)
+    return TraceTables(meta, saved["names"], tables["slices"], tables["memory"])
+
+
+def ingest_to_cache(path: str, cache_dir: str | None, max_file_bytes: int) -> TraceTables | None:
+    """Executor task: parse `path` into the cache. Returns None when the entry is on disk (the
+    caller memory-maps it: nothing big crosses the process boundary), else the tables."""
+    cache = TraceCache(cache_dir)
+    key = cache_key(path)
+    if (cache.traces_dir / key).is_dir():
+        return None
+    tables = read_trace(path, max_bytes=max_file_bytes)
+    return None if cache.store(key, tables) else tables

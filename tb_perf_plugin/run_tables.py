@@ -1,0 +1,279 @@
+"""Reading one run's files into tables, and building its timeline from them.
+
+Timer files are read in the calling thread (small, append-only); trace files go through the
+executor seam, one task per file, each parsed into the on-disk cache and memory-mapped back.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .align import Alignment, Method, RankClockEvidence, align_ranks, is_point_to_point
+from .discovery import Run, now_ns
+from .errors import Unreadable
+from .ingest.cache import TraceCache, ingest_to_cache
+from .ingest.kineto import DEVICE_KINDS, TraceTables, is_collective
+from .ingest.meta import RankMeta
+from .ingest.timer import SPAN_COLUMNS, STEP_COLUMNS, read_timer_file
+from .timeline import RankInput, Timeline
+
+IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
+_WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
+_PROFILER_STEP = re.compile(r"^ProfilerStep#(\d+)$")
+
+
+@dataclass
+class TraceFile:
+    path: str
+    rank: int
+    rank_source: str  # "metadata", "distributedInfo", "file name"
+    tables: TraceTables
+
+
+@dataclass
+class RunTables:
+    """Everything read from one run, plus what went wrong."""
+
+    signature: tuple
+    spans: pd.DataFrame  # SPAN_COLUMNS + rank, writer
+    steps: pd.DataFrame  # STEP_COLUMNS + rank, writer
+    traces: list[TraceFile] = field(default_factory=list)
+    rank_meta: dict[int, RankMeta] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ranks(self) -> list[int]:
+        ranks = set(self.rank_meta) | {t.rank for t in self.traces}
+        return sorted(ranks | set(self.steps["rank"].unique().tolist()))
+
+
+def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    if not parts:
+        return pd.DataFrame(columns=[*columns, "rank", "writer"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def read_run(
+    run: Run,
+    signature: tuple,
+    *,
+    max_file_bytes: int,
+    executor: concurrent.futures.Executor,
+    cache_dir: str | None,
+    on_progress: Callable[[int], None],
+) -> RunTables:
+    span_parts, step_parts, warnings = [], [], []
+    readable = 0
+    rank_meta: dict[int, RankMeta] = {}
+    for writer_index, writer in enumerate(run.writers):
+        label = f"rank {writer.rank} ({writer.prefix})"
+        if writer.meta_error:
+            warnings.append(f"{label}: {writer.meta_error}")
+        if writer.meta is not None:
+            rank_meta.setdefault(writer.rank, writer.meta)
+        path = writer.files.get("timer")
+        if path is None:
+            continue
+        try:
+            timer = read_timer_file(path, max_file_bytes, on_progress)
+        except Unreadable as exc:
+            warnings.append(f"{label}: {exc.message}")
+            continue
+        except FileNotFoundError:
+            warnings.append(f"{label}: {os.path.basename(path)} disappeared while reading")
+            continue
+        except OSError as exc:
+            warnings.append(f"{label}: {os.path.basename(path)} unreadable ({exc.strerror})")
+            continue
+        readable += 1
+        if timer.truncated_tail and writer.status(now_ns()) != "live":
+            warnings.append(
+                f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
+            )
+        warnings.extend(f"{label}: {problem}" for problem in timer.problems)
+        for part, parts in ((timer.spans, span_parts), (timer.steps, step_parts)):
+            parts.append(part.assign(rank=writer.rank, writer=writer_index))
+    traces = _read_traces(run, max_file_bytes, executor, cache_dir, on_progress, warnings)
+    has_timer_files = any("timer" in w.files for w in run.writers)
+    if readable == 0 and not traces and (has_timer_files or run.traces):
+        raise Unreadable("; ".join(warnings) or f"run {run.name!r} has no readable files")
+    return RunTables(
+        signature=signature,
+        spans=_concat(span_parts, SPAN_COLUMNS),
+        steps=_concat(step_parts, STEP_COLUMNS),
+        traces=traces,
+        rank_meta=rank_meta,
+        warnings=warnings,
+    )
+
+
+def _read_traces(
+    run: Run,
+    max_file_bytes: int,
+    executor: concurrent.futures.Executor,
+    cache_dir: str | None,
+    on_progress: Callable[[int], None],
+    warnings: list[str],
+) -> list[TraceFile]:
+    futures = {
+        executor.submit(ingest_to_cache, path, cache_dir, max_file_bytes): path
+        for path in run.traces
+    }
+    cache = TraceCache(cache_dir)
+    traces = []
+    for future in concurrent.futures.as_completed(futures):
+        path = futures[future]
+        name = os.path.relpath(path, run.path)
+        try:
+            tables = future.result() or cache.load(path, max_file_bytes)
+        except Unreadable as exc:
+            warnings.append(_trace_problem(path, name, exc.message))
+            continue
+        except OSError as exc:
+            warnings.append(f"{name}: unreadable ({exc.strerror or exc})")
+            continue
+        finally:
+            on_progress(_size(path))
+        warnings.extend(f"{name}: {problem}" for problem in tables.meta.problems)
+        rank, source = _trace_rank(run, path, tables)
+        traces.append(TraceFile(path, rank, source, tables))
+    return sorted(traces, key=lambda t: (t.rank, t.path))
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _trace_problem(path: str, name: str, message: str) -> str:
+    try:
+        recent = time.time_ns() - os.stat(path).st_mtime_ns < IN_PROGRESS_NS
+    except OSError:
+        return f"{name}: disappeared while reading"
+    if recent:
+        return f"{name}: still being written; shown once complete"
+    return message if message.startswith(os.path.basename(path)) else f"{name}: {message}"
+
+
+def _trace_rank(run: Run, path: str, tables: TraceTables) -> tuple[int, str]:
+    """Our metadata (the file is named after a writer), else distributedInfo, else the name."""
+    base = os.path.basename(path)
+    for writer in run.writers:
+        if base.startswith(writer.prefix + "."):
+            return writer.rank, "metadata"
+    if tables.meta.rank is not None:
+        return tables.meta.rank, "distributedInfo"
+    worker = base.split(".", 1)[0]
+    match = _WORKER_RANK.search(worker)
+    if match:
+        return int(match.group(1)), "file name"
+    workers = sorted({os.path.basename(p).split(".", 1)[0] for p in run.traces})
+    return workers.index(worker) if worker in workers else 0, "file name"
+
+
+# --- timeline -----------------------------------------------------------------------------------
+
+
+def _collective_instances(traces: list[TraceFile]) -> list[tuple[tuple, int]]:
+    """(signature, end) of collectives that end together on every rank: device collective
+    kernels when the rank has any, else blocking host collectives (gloo)."""
+    device, host = [], []
+    for trace in traces:
+        t = trace.tables
+        names = t.names
+        named_collective = is_collective(names)
+        kinds = np.asarray(t.slices["kind"])
+        name_ids = np.asarray(t.slices["name"])
+        collective_arg = np.asarray(t.slices["collective"])
+        candidate = named_collective[name_ids] | (collective_arg >= 0)
+        ends = np.asarray(t.slices["start"]) + np.asarray(t.slices["dur"])
+        for row in np.flatnonzero(candidate):
+            name = names[name_ids[row]]
+            label = names[collective_arg[row]] if collective_arg[row] >= 0 else name
+            if is_point_to_point(name) or is_point_to_point(label):
+                continue
+            group = t.slices["process_group"][row]
+            signature = (label, names[group] if group >= 0 else "", int(t.slices["in_nelems"][row]))
+            if kinds[row] in DEVICE_KINDS:
+                device.append((signature, int(ends[row])))
+            elif name.startswith("gloo:"):
+                host.append((signature, int(ends[row])))
+    chosen = device or host
+    return sorted(chosen, key=lambda item: item[1])
+
+
+def _profiler_steps(traces: list[TraceFile]) -> dict[int, tuple[int, int]]:
+    steps = {}
+    for trace in traces:
+        t = trace.tables
+        for index, name in enumerate(t.names):
+            match = _PROFILER_STEP.match(name)
+            if match:
+                rows = np.flatnonzero(np.asarray(t.slices["name"]) == index)
+                if len(rows):
+                    start = int(t.slices["start"][rows[0]])
+                    steps[int(match.group(1))] = (start, start + int(t.slices["dur"][rows[0]]))
+    return steps
+
+
+def rank_steps(tables: RunTables, rank: int, traces: list[TraceFile]) -> dict[int, tuple[int, int]]:
+    """Step -> (start, end) on the rank's own clock: MyTimer's steps, else ProfilerStep#N."""
+    own = tables.steps[tables.steps["rank"] == rank]
+    if len(own):
+        return {
+            int(s): (int(a), int(b))
+            for s, a, b in zip(own["step"], own["t0"], own["t1"], strict=True)
+        }
+    return _profiler_steps(traces)
+
+
+def align_run(tables: RunTables) -> dict[int, Alignment]:
+    evidence = []
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        meta = tables.rank_meta.get(rank)
+        steps = rank_steps(tables, rank, traces)
+        evidence.append(RankClockEvidence(
+            rank,
+            clock_sync=meta.clock_sync if meta is not None else None,
+            collectives=_collective_instances(traces) or None,
+            step_starts={s: a for s, (a, _) in steps.items()} or None,
+        ))  # fmt: skip
+    return align_ranks(evidence)
+
+
+def build_timeline(tables: RunTables) -> Timeline:
+    alignments = align_run(tables)
+    inputs = []
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        spans = tables.spans[tables.spans["rank"] == rank]
+        span_input, span_names = None, None
+        if len(spans):
+            names = pd.Categorical(spans["name"])
+            span_input = {
+                "start": spans["t0"].to_numpy(np.int64),
+                "dur": (spans["t1"] - spans["t0"]).to_numpy(np.int64),
+                "name": names.codes.astype(np.int64),
+                "id": spans["id"].to_numpy(np.int64),
+                "parent": spans["parent"].to_numpy(np.int64),
+                "step": spans["step"].to_numpy(np.int64),
+                "gpu_ns": spans["gpu_ns"].fillna(-1).to_numpy(np.int64),
+            }
+            span_names = [str(c) for c in names.categories]
+        steps = rank_steps(tables, rank, traces)
+        inputs.append(RankInput(
+            rank, alignments.get(rank, Alignment(rank, Method.NONE)), span_input, span_names,
+            [(s, a, b) for s, (a, b) in steps.items()], [t.tables for t in traces],
+        ))  # fmt: skip
+    return Timeline(inputs)

@@ -1,0 +1,641 @@
+"""The per-rank timeline of a run: lanes, level-of-detail tiles, event details, search.
+
+A `Timeline` is built once per run version from its tables (MyTimer spans and trace slices of
+every rank), with every time mapped to rank 0's clock and made relative to the run's origin.
+Events are stored sorted by (lane, row, start) in flat numpy columns; each (lane, row) is a
+*group*. Tiles answer a window at a pixel width with a bounded list of boxes: events shorter
+than a pixel merge into summary boxes. Precomputed coarser levels (events merged into fixed
+buckets) keep zoomed-out requests from touching every raw event.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .align import Alignment
+from .ingest.kineto import DEVICE_KINDS, Kind, TraceTables
+
+SPAN_KIND = 9  # MyTimer spans, next to ingest's Kind values
+KIND_NAMES = {
+    Kind.OTHER: "other", Kind.CPU_OP: "cpu_op", Kind.USER_ANNOTATION: "user_annotation",
+    Kind.PYTHON_FUNCTION: "python_function", Kind.RUNTIME: "runtime", Kind.KERNEL: "kernel",
+    Kind.MEMCPY: "memcpy", Kind.MEMSET: "memset", Kind.GPU_ANNOTATION: "gpu_annotation",
+    SPAN_KIND: "span",
+}  # fmt: skip
+MAX_WIDTH_PX = 8192
+MAX_BOXES = 20_000  # ~1 MB of JSON at ~45 bytes a box
+LEVEL_FACTOR = 8
+FINEST_LEVEL_NS = 1_000
+
+
+@dataclass
+class Lane:
+    id: str
+    label: str
+    kind: str  # spans | cpu | gpu | counter
+    rank: int
+    rows: int = 1
+    order: tuple = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "label": self.label, "kind": self.kind, "rows": self.rows}
+
+
+@dataclass
+class SpanSource:
+    """MyTimer spans of one rank, for event details (columns of the timer table)."""
+
+    span_id: np.ndarray
+    parent: np.ndarray
+    step: np.ndarray
+    gpu_ns: np.ndarray  # -1 where unknown
+
+
+@dataclass
+class RankInput:
+    """Everything of one rank the timeline is built from; times on the rank's own clock."""
+
+    rank: int
+    alignment: Alignment
+    spans: dict[str, np.ndarray] | None = None  # start, dur, name (str list), parent...
+    span_names: list[str] | None = None
+    steps: list[tuple[int, int, int]] = field(default_factory=list)  # (step, start, end)
+    traces: list[TraceTables] = field(default_factory=list)
+
+
+@dataclass
+class _Level:
+    bucket_ns: int
+    start: np.ndarray
+    dur: np.ndarray
+    name: np.ndarray
+    count: np.ndarray
+    event: np.ndarray  # event index for single boxes, -1 for merged ones
+    group_offsets: np.ndarray  # boxes of group g are [offsets[g], offsets[g+1])
+    group_max_dur: np.ndarray
+
+
+def nesting_rows(start: np.ndarray, dur: np.ndarray) -> np.ndarray:
+    """Depth of each interval among properly nested ones (same thread): the number of
+    intervals open at its start. Inputs sorted by (start, -dur)."""
+    end = start + dur
+    started_before = np.arange(len(start))
+    ended_by = np.searchsorted(np.sort(end), start, side="right")
+    return np.maximum(started_before - ended_by, 0).astype(np.int16)
+
+
+class Timeline:
+    def __init__(self, ranks: list[RankInput]) -> None:
+        self.alignments = {r.rank: r.alignment for r in ranks}
+        self._strings: dict[str, int] = {}
+        self.names: list[str] = []
+        self.lanes: list[Lane] = []
+        self._lane_index: dict[str, int] = {}
+        self.traces: list[TraceTables] = []
+        self.span_sources: dict[int, SpanSource] = {}
+        parts: list[dict[str, np.ndarray]] = []
+        counters: list[tuple[int, np.ndarray, np.ndarray]] = []
+        self.rank_steps: dict[int, list[tuple[int, int, int]]] = {}
+        for rank in ranks:
+            parts += self._rank_events(rank)
+            counters += self._rank_counters(rank)
+            self.rank_steps[rank.rank] = self._rank_step_list(rank)
+        self._finish(parts, counters)
+
+    # --- building ----------------------------------------------------------------------------
+
+    def _intern(self, values: list[str]) -> np.ndarray:
+        ids = self._strings
+        out = np.empty(len(values), dtype=np.int32)
+        for i, value in enumerate(values):
+            found = ids.get(value)
+            if found is None:
+                found = ids[value] = len(self.names)
+                self.names.append(value)
+            out[i] = found
+        return out
+
+    def _lane(self, lane_id: str, label: str, kind: str, rank: int, order: tuple) -> int:
+        index = self._lane_index.get(lane_id)
+        if index is None:
+            index = self._lane_index[lane_id] = len(self.lanes)
+            self.lanes.append(Lane(lane_id, label, kind, rank, order=order))
+        return index
+
+    def _rank_events(self, rank: RankInput) -> list[dict[str, np.ndarray]]:
+        parts = []
+        align = rank.alignment.apply
+        if rank.spans is not None and len(rank.spans["start"]):
+            lane = self._lane(f"{rank.rank}/spans", "MyTimer", "spans", rank.rank, (rank.rank, 0))
+            spans = rank.spans
+            self.span_sources[rank.rank] = SpanSource(
+                spans["id"], spans["parent"], spans["step"], spans["gpu_ns"]
+            )
+            n = len(spans["start"])
+            parts.append({
+                "start": align(spans["start"]), "dur": spans["dur"],
+                "name": self._intern(rank.span_names)[spans["name"]],
+                "lane": np.full(n, lane, np.int32), "kind": np.full(n, SPAN_KIND, np.int8),
+                "rank": np.full(n, rank.rank, np.int32), "source": np.full(n, -1, np.int32),
+                "row_in_source": np.arange(n, dtype=np.int64),
+                "correlation": np.full(n, -1, np.int64),
+            })  # fmt: skip
+        for trace in rank.traces:
+            source = len(self.traces)
+            self.traces.append(trace)
+            slices = trace.slices
+            n = len(slices["start"])
+            if n == 0:
+                continue
+            name_map = self._intern(trace.names)
+            kinds = np.asarray(slices["kind"])
+            pids, tids = np.asarray(slices["pid"]), np.asarray(slices["tid"])
+            on_device = np.isin(kinds, DEVICE_KINDS)
+            lane_of = np.empty(n, dtype=np.int32)
+            keys = np.stack([on_device.astype(np.int64), pids, tids], axis=1)
+            uniques, inverse = np.unique(keys, axis=0, return_inverse=True)
+            for u, (device, pid, tid) in enumerate(uniques.tolist()):
+                lane_of[inverse.reshape(-1) == u] = self._trace_lane(
+                    rank.rank, trace, device, pid, tid
+                )
+            parts.append({
+                "start": align(np.asarray(slices["start"])), "dur": np.asarray(slices["dur"]),
+                "name": name_map[np.asarray(slices["name"])], "lane": lane_of, "kind": kinds,
+                "rank": np.full(n, rank.rank, np.int32), "source": np.full(n, source, np.int32),
+                "row_in_source": np.arange(n, dtype=np.int64),
+                "correlation": np.asarray(slices["correlation"]),
+            })  # fmt: skip
+        return parts
+
+    def _trace_lane(self, rank: int, trace: TraceTables, device: int, pid: int, tid: int) -> int:
+        names = trace.meta.thread_names
+        labels = trace.meta.labels
+        if device:
+            label = f"GPU {pid} stream {tid}"
+            return self._lane(f"{rank}/gpu/{pid}/{tid}", label, "gpu", rank, (rank, 2, pid, tid))
+        thread = names.get(f"{pid}/{tid}") or labels.get(str(tid)) or f"thread {tid}"
+        label = f"CPU {thread}" + (" (main)" if pid == tid else "")
+        return self._lane(
+            f"{rank}/cpu/{pid}/{tid}",
+            label,
+            "cpu",
+            rank,
+            (rank, 1, 0 if pid == tid else 1, pid, tid),
+        )
+
+    def _rank_counters(self, rank: RankInput) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        out = []
+        for trace in rank.traces:
+            memory = trace.memory
+            known = np.asarray(memory["total_allocated"]) >= 0
+            if not known.any():
+                continue
+            device_type = np.asarray(memory["device_type"])[known]
+            device_id = np.asarray(memory["device_id"])[known]
+            ts = rank.alignment.apply(np.asarray(memory["ts"])[known])
+            allocated = np.asarray(memory["total_allocated"])[known]
+            for kind, dev in sorted(
+                set(zip(device_type.tolist(), device_id.tolist(), strict=True))
+            ):
+                where = (device_type == kind) & (device_id == dev)
+                device = "CPU" if dev < 0 or kind == 0 else f"device {dev}"
+                lane = self._lane(
+                    f"{rank.rank}/counter/memory/{kind}/{dev}",
+                    f"Memory allocated, {device} (bytes)",
+                    "counter",
+                    rank.rank,
+                    (rank.rank, 3, kind, dev),
+                )
+                out.append((lane, ts[where], allocated[where]))
+        return out
+
+    @staticmethod
+    def _rank_step_list(rank: RankInput) -> list[tuple[int, int, int]]:
+        align = rank.alignment.apply
+        return sorted(
+            (step, int(align(np.int64(s))), int(align(np.int64(e)))) for step, s, e in rank.steps
+        )
+
+    def _finish(
+        self, parts: list[dict[str, np.ndarray]], counters: list[tuple[int, np.ndarray, np.ndarray]]
+    ) -> None:
+        columns = (
+            {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+            if parts
+            else {
+                k: np.zeros(0, np.int64)
+                for k in (
+                    "start",
+                    "dur",
+                    "name",
+                    "lane",
+                    "kind",
+                    "rank",
+                    "source",
+                    "row_in_source",
+                    "correlation",
+                )
+            }
+        )
+        starts = [columns["start"]] + [ts for _, ts, _ in counters]
+        all_starts = np.concatenate(starts) if starts else np.zeros(0, np.int64)
+        self.origin_ns = int(all_starts.min()) if len(all_starts) else 0
+        columns["start"] = columns["start"] - self.origin_ns
+        # Lanes in display order: per rank MyTimer, CPU threads (main first), GPU, counters.
+        order = sorted(range(len(self.lanes)), key=lambda i: self.lanes[i].order)
+        renumber = np.empty(len(self.lanes), dtype=np.int32)
+        renumber[order] = np.arange(len(order), dtype=np.int32)
+        self.lanes = [self.lanes[i] for i in order]
+        self._lane_index = {lane.id: i for i, lane in enumerate(self.lanes)}
+        columns["lane"] = renumber[columns["lane"]] if len(columns["lane"]) else columns["lane"]
+        # Rows: nesting depth within each lane.
+        order = np.lexsort((-columns["dur"], columns["start"], columns["lane"]))
+        columns = {k: v[order] for k, v in columns.items()}
+        rows = np.zeros(len(order), dtype=np.int16)
+        lane_bounds = np.searchsorted(columns["lane"], np.arange(len(self.lanes) + 1))
+        for lane in range(len(self.lanes)):
+            lo, hi = lane_bounds[lane], lane_bounds[lane + 1]
+            if hi > lo:
+                rows[lo:hi] = nesting_rows(columns["start"][lo:hi], columns["dur"][lo:hi])
+                self.lanes[lane].rows = int(rows[lo:hi].max()) + 1
+        columns["row"] = rows
+        order = np.lexsort((columns["start"], rows, columns["lane"]))
+        self.ev = {k: v[order] for k, v in columns.items()}
+        self.n_events = len(order)
+        group_key = self.ev["lane"].astype(np.int64) * 65536 + self.ev["row"]
+        self.group_keys, first = np.unique(group_key, return_index=True)
+        self.group_offsets = np.append(first, self.n_events).astype(np.int64)
+        self.end = int((self.ev["start"] + self.ev["dur"]).max()) if self.n_events else 0
+        self.counters = {
+            self.lanes[renumber[lane]].id: (ts - self.origin_ns, values)
+            for lane, ts, values in counters
+        }
+        for ts, _ in self.counters.values():
+            self.end = max(self.end, int(ts.max()) if len(ts) else 0)
+        self.partner = self._flow_partners()
+        self.levels = self._build_levels()
+
+    def _flow_partners(self) -> np.ndarray:
+        """For each event, the event at the other end of its launch -> device link, or -1."""
+        partner = np.full(self.n_events, -1, dtype=np.int64)
+        corr = self.ev["correlation"]
+        linked = np.flatnonzero(corr >= 0)
+        if not len(linked):
+            return partner
+        kinds = self.ev["kind"][linked]
+        is_launch = kinds == Kind.RUNTIME
+        is_device = np.isin(kinds, DEVICE_KINDS)
+        key = self.ev["source"][linked].astype(np.int64) * (1 << 40) + corr[linked]
+        launch_idx, device_idx = linked[is_launch], linked[is_device]
+        launch_key, device_key = key[is_launch], key[is_device]
+        order = np.argsort(device_key, kind="stable")
+        sorted_keys = device_key[order]
+        pos = np.searchsorted(sorted_keys, launch_key)
+        found = (pos < len(sorted_keys)) & (
+            sorted_keys[np.minimum(pos, len(sorted_keys) - 1)] == launch_key
+        )
+        partner[launch_idx[found]] = device_idx[order[pos[found]]]
+        partner[device_idx[order[pos[found]]]] = launch_idx[found]
+        return partner
+
+    def _build_levels(self) -> list[_Level]:
+        """Coarser copies of the events: within each group, events shorter than the level's
+        bucket merge with the others of the same bucket."""
+        levels = []
+        span = max(self.end, 1)
+        bucket = FINEST_LEVEL_NS
+        source = self._raw_level()
+        while bucket < span and len(source.start) > 4 * len(self.group_keys):
+            bucket *= LEVEL_FACTOR
+            source = _merge_level(source, bucket, self.group_offsets_of)
+            levels.append(source)
+        return levels
+
+    def group_offsets_of(self, group_of_box: np.ndarray) -> np.ndarray:
+        return np.searchsorted(group_of_box, np.arange(len(self.group_keys) + 1))
+
+    def _raw_level(self) -> _Level:
+        starts, durs = self.ev["start"], self.ev["dur"]
+        max_dur = np.zeros(len(self.group_keys), dtype=np.int64)
+        if self.n_events:
+            max_dur = (
+                np.maximum.reduceat(durs, self.group_offsets[:-1]) if len(max_dur) else max_dur
+            )
+        return _Level(
+            0,
+            starts,
+            durs,
+            self.ev["name"],
+            np.ones(self.n_events, np.int64),
+            np.arange(self.n_events, dtype=np.int64),
+            self.group_offsets,
+            max_dur,
+        )
+
+    # --- queries -----------------------------------------------------------------------------
+
+    def _lane_mask(self, ranks: set[int] | None) -> np.ndarray:
+        return np.array([ranks is None or lane.rank in ranks for lane in self.lanes], dtype=bool)
+
+    def tiles(
+        self, start: int, end: int, width_px: int, ranks: set[int] | None = None
+    ) -> dict[str, Any]:
+        ns_per_px = max((end - start) / width_px, 1e-9)
+        level = self._raw_level()
+        for candidate in self.levels:
+            if candidate.bucket_ns <= ns_per_px:
+                level = candidate
+        wanted_lanes = self._lane_mask(ranks)
+        group_lanes = (self.group_keys // 65536).astype(np.int64)
+        group_rows = (self.group_keys % 65536).astype(np.int64)
+        factor = 1.0
+        while True:
+            boxes = self._boxes(
+                level, start, end, ns_per_px * factor, wanted_lanes, group_lanes, group_rows
+            )
+            total = sum(len(b["start"]) for b in boxes.values())
+            if total <= MAX_BOXES:
+                break
+            factor *= math.ceil(total / MAX_BOXES) + 1
+        used_names: dict[int, int] = {}
+        lanes_json = []
+        single_ids: set[int] = set()
+        for lane, b in boxes.items():
+            names = [used_names.setdefault(int(n), len(used_names)) for n in b["name"]]
+            ids = b["id"]
+            single_ids.update(ids[ids >= 0].tolist())
+            lanes_json.append({"id": self.lanes[lane].id, "boxes": {
+                "start": b["start"].tolist(), "dur": b["dur"].tolist(),
+                "row": b["row"].tolist(), "name": names, "count": b["count"].tolist(),
+                "id": ids.tolist()}})  # fmt: skip
+        return {
+            "start": start,
+            "end": end,
+            "ns_per_px": ns_per_px * factor,
+            "names": [self.names[n] for n in used_names],
+            "lanes": lanes_json,
+            "counters": self._counter_points(start, end, ns_per_px, ranks),
+            "flows": self._flows(single_ids),
+        }
+
+    def _boxes(
+        self,
+        level: _Level,
+        start: int,
+        end: int,
+        ns_per_px: float,
+        wanted_lanes: np.ndarray,
+        group_lanes: np.ndarray,
+        group_rows: np.ndarray,
+    ) -> dict[int, dict[str, np.ndarray]]:
+        out: dict[int, dict[str, list[np.ndarray]]] = {}
+        for g in range(len(self.group_keys)):
+            lane = int(group_lanes[g])
+            if not wanted_lanes[lane]:
+                continue
+            lo, hi = int(level.group_offsets[g]), int(level.group_offsets[g + 1])
+            if hi <= lo:
+                continue
+            s = level.start[lo:hi]
+            first = lo + int(np.searchsorted(s, start - int(level.group_max_dur[g]), "left"))
+            last = lo + int(np.searchsorted(s, end, "left"))
+            if last <= first:
+                continue
+            sel = slice(first, last)
+            b_start, b_dur = level.start[sel], level.dur[sel]
+            visible = b_start + b_dur >= start
+            if not visible.all():
+                keep = np.flatnonzero(visible)
+                b_start, b_dur = b_start[keep], b_dur[keep]
+                b_name, b_count = level.name[sel][keep], level.count[sel][keep]
+                b_event = level.event[sel][keep]
+            else:
+                b_name, b_count, b_event = level.name[sel], level.count[sel], level.event[sel]
+            if not len(b_start):
+                continue
+            merged = _merge_pixels(b_start, b_dur, b_name, b_count, b_event, start, ns_per_px)
+            merged["row"] = np.full(len(merged["start"]), group_rows[g], np.int64)
+            lane_boxes = out.setdefault(lane, {k: [] for k in merged})
+            for key, values in merged.items():
+                lane_boxes[key].append(values)
+        return {lane: {k: np.concatenate(v) for k, v in b.items()} for lane, b in out.items()}
+
+    def _counter_points(
+        self, start: int, end: int, ns_per_px: float, ranks: set[int] | None
+    ) -> list[dict[str, Any]]:
+        out = []
+        for lane_id, (ts, values) in self.counters.items():
+            if ranks is not None and self.lanes[self._lane_index[lane_id]].rank not in ranks:
+                continue
+            lo = max(int(np.searchsorted(ts, start, "left")) - 1, 0)
+            hi = int(np.searchsorted(ts, end, "right"))
+            t, v = ts[lo:hi], values[lo:hi]
+            if not len(t):
+                continue
+            pixel = ((t - start) // max(ns_per_px, 1)).astype(np.int64)
+            last_of_pixel = np.append(np.flatnonzero(np.diff(pixel)), len(pixel) - 1)
+            out.append(
+                {"id": lane_id, "t": t[last_of_pixel].tolist(), "value": v[last_of_pixel].tolist()}
+            )
+        return out
+
+    def _flows(self, single_ids: set[int]) -> list[dict[str, Any]]:
+        flows = []
+        for event in single_ids:
+            other = int(self.partner[event])
+            if other < 0 or other not in single_ids or self.ev["kind"][event] != Kind.RUNTIME:
+                continue
+            flows.append({
+                "from": {"rank": int(self.ev["rank"][event]), "id": event},
+                "to": {"rank": int(self.ev["rank"][other]), "id": other},
+                "from_lane": self.lanes[int(self.ev["lane"][event])].id,
+                "to_lane": self.lanes[int(self.ev["lane"][other])].id,
+                "start": int(self.ev["start"][event]), "end": int(self.ev["start"][other]),
+            })  # fmt: skip
+            if len(flows) >= 2000:
+                break
+        return flows
+
+    def step_of(self, rank: int, t: int) -> int | None:
+        for step, s, e in self.rank_steps.get(rank, []):
+            if s - self.origin_ns <= t < e - self.origin_ns:
+                return step
+        return None
+
+    def event(self, rank: int, event_id: int) -> dict[str, Any] | None:
+        if not 0 <= event_id < self.n_events or int(self.ev["rank"][event_id]) != rank:
+            return None
+        ev = {k: v[event_id] for k, v in self.ev.items()}
+        kind = int(ev["kind"])
+        start = int(ev["start"])
+        out = {
+            "rank": rank, "id": event_id, "lane": self.lanes[int(ev["lane"])].id,
+            "name": self.names[int(ev["name"])], "kind": KIND_NAMES.get(kind, "other"),
+            "start": start, "dur": int(ev["dur"]), "row": int(ev["row"]),
+            "step": self.step_of(rank, start), "args": self._args(ev), "flow": None,
+        }  # fmt: skip
+        other = int(self.partner[event_id])
+        if other >= 0:
+            out["flow"] = {
+                "rank": int(self.ev["rank"][other]),
+                "id": other,
+                "lane": self.lanes[int(self.ev["lane"][other])].id,
+                "start": int(self.ev["start"][other]),
+            }
+        return out
+
+    def _args(self, ev: dict[str, Any]) -> dict[str, Any]:
+        row = int(ev["row_in_source"])
+        if int(ev["source"]) < 0:
+            spans = self.span_sources[int(ev["rank"])]
+            args = {
+                "span id": int(spans.span_id[row]),
+                "parent span id": int(spans.parent[row]),
+                "step": int(spans.step[row]),
+            }
+            if spans.gpu_ns[row] >= 0:
+                args["GPU time (ns)"] = int(spans.gpu_ns[row])
+            return args
+        trace = self.traces[int(ev["source"])]
+        s = trace.slices
+        args: dict[str, Any] = {"trace file": trace.meta.path.rsplit("/", 1)[-1]}
+        for label, column in (
+            ("correlation", "correlation"),
+            ("External id", "external_id"),
+            ("In msg nelems", "in_nelems"),
+            ("Out msg nelems", "out_nelems"),
+            ("Group size", "group_size"),
+            ("registers per thread", "registers"),
+            ("shared memory", "shared_memory"),
+        ):
+            value = int(s[column][row])
+            if value >= 0:
+                args[label] = value
+        for label, column in (
+            ("Collective name", "collective"),
+            ("dtype", "dtype"),
+            ("Process Group", "process_group"),
+            ("grid", "grid"),
+            ("block", "block"),
+            ("Input Dims", "input_dims"),
+            ("Input type", "input_types"),
+        ):
+            index = int(s[column][row])
+            if index >= 0:
+                args[label] = trace.names[index]
+        for label, column in (
+            ("blocks per SM", "blocks_per_sm"),
+            ("warps per SM", "warps_per_sm"),
+            ("est. achieved occupancy %", "occupancy"),
+        ):
+            value = float(s[column][row])
+            if value >= 0:
+                args[label] = round(value, 4)
+        return args
+
+    def search(self, text: str, limit: int, ranks: set[int] | None = None) -> dict[str, Any]:
+        needle = text.lower()
+        matching = np.array(
+            [i for i, n in enumerate(self.names) if needle in n.lower()], dtype=np.int32
+        )
+        hits = np.flatnonzero(np.isin(self.ev["name"], matching))
+        if ranks is not None:
+            hits = hits[np.isin(self.ev["rank"][hits], list(ranks))]
+        hits = hits[np.argsort(self.ev["start"][hits], kind="stable")]
+        return {"total": len(hits), "matches": [self._match(int(i)) for i in hits[:limit]]}
+
+    def _match(self, i: int) -> dict[str, Any]:
+        return {
+            "rank": int(self.ev["rank"][i]), "id": i,
+            "lane": self.lanes[int(self.ev["lane"][i])].id,
+            "name": self.names[int(self.ev["name"][i])],
+            "start": int(self.ev["start"][i]), "dur": int(self.ev["dur"][i]),
+        }  # fmt: skip
+
+    def steps_json(self) -> list[dict[str, int]]:
+        merged: dict[int, list[int]] = {}
+        for steps in self.rank_steps.values():
+            for step, s, e in steps:
+                bounds = merged.setdefault(step, [s, e])
+                bounds[0], bounds[1] = min(bounds[0], s), max(bounds[1], e)
+        return [
+            {"step": step, "start": s - self.origin_ns, "end": e - self.origin_ns}
+            for step, (s, e) in sorted(merged.items())
+        ]
+
+
+def _merge_pixels(
+    start: np.ndarray,
+    dur: np.ndarray,
+    name: np.ndarray,
+    count: np.ndarray,
+    event: np.ndarray,
+    origin: int,
+    ns_per_px: float,
+) -> dict[str, np.ndarray]:
+    """Merge neighbouring boxes shorter than a pixel that fall in the same pixel."""
+    n = len(start)
+    pixel = np.floor((start - origin) / ns_per_px).astype(np.int64)
+    small = dur < ns_per_px
+    key = np.where(small, pixel, -2 - np.arange(n))  # big boxes never merge
+    run_starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    if len(run_starts) == n:
+        return {"start": start, "dur": dur, "name": name, "count": count, "id": event}
+    ends = start + dur
+    run_end = np.maximum.reduceat(ends, run_starts)
+    run_count = np.add.reduceat(count, run_starts)
+    run_max = np.maximum.reduceat(dur, run_starts)
+    run_len = np.diff(np.append(run_starts, n))
+    is_longest = dur == np.repeat(run_max, run_len)
+    index = np.where(is_longest, np.arange(n), n)
+    longest = np.minimum.reduceat(index, run_starts)
+    single = run_len == 1
+    return {
+        "start": start[run_starts],
+        "dur": run_end - start[run_starts],
+        "name": name[longest],
+        "count": run_count,
+        "id": np.where(single, event[run_starts], -1),
+    }
+
+
+def _merge_level(source: _Level, bucket: int, offsets_of) -> _Level:
+    """Within each group, merge consecutive events shorter than `bucket` in the same bucket."""
+    n = len(source.start)
+    group_of_box = np.repeat(
+        np.arange(len(source.group_offsets) - 1), np.diff(source.group_offsets)
+    )
+    small = source.dur < bucket
+    key = np.where(small, source.start // bucket, -2 - np.arange(n))
+    boundary = np.concatenate(
+        ([True], (key[1:] != key[:-1]) | (group_of_box[1:] != group_of_box[:-1]))
+    )
+    run_starts = np.flatnonzero(boundary)
+    run_len = np.diff(np.append(run_starts, n))
+    ends = source.start + source.dur
+    run_end = np.maximum.reduceat(ends, run_starts)
+    run_max = np.maximum.reduceat(source.dur, run_starts)
+    is_longest = source.dur == np.repeat(run_max, run_len)
+    longest = np.minimum.reduceat(np.where(is_longest, np.arange(n), n), run_starts)
+    new_group = group_of_box[run_starts]
+    offsets = offsets_of(new_group)
+    starts = source.start[run_starts]
+    durs = run_end - starts
+    max_dur = np.zeros(len(offsets) - 1, dtype=np.int64)
+    nonempty = np.diff(offsets) > 0
+    if nonempty.any():
+        max_dur[nonempty] = np.maximum.reduceat(durs, offsets[:-1][nonempty])
+    return _Level(
+        bucket,
+        starts,
+        durs,
+        source.name[longest],
+        np.add.reduceat(source.count, run_starts),
+        np.where(run_len == 1, source.event[run_starts], -1),
+        offsets,
+        max_dur,
+    )
