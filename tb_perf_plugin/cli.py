@@ -13,18 +13,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
-from .service import RunService
+from .executor import KINDS
+from .export import export_trace
+from .service import Progress, RunService
+from .timeline import Timeline
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
 
 
-def _resolve(run: str, logdir: str | None) -> tuple[RunService, str]:
+def _resolve(run: str, logdir: str | None, executor: str | None = None) -> tuple[RunService, str]:
     """A service and run name for RUN: a run name under --logdir, or a run directory's path."""
     if logdir is not None:
-        return RunService(logdir), run
+        return RunService(logdir, executor=executor), run
     if not os.path.isdir(run):
         raise InvalidArgument(f"{run!r} is not a directory (give a run directory, or --logdir)")
-    service = RunService(run)
+    service = RunService(run, executor=executor)
     names = sorted(service.discover())
     if "." in names:
         return service, "."
@@ -123,7 +126,7 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    service, name = _resolve(args.run, args.logdir)
+    service, name = _resolve(args.run, args.logdir, args.executor)
     try:
         summary = service.summary(name, args.rank, wait_s=None)
     finally:
@@ -134,6 +137,89 @@ def _analyze(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _span(text: str | None, what: str) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    try:
+        low, high = (float(part) for part in text.split(":"))
+    except ValueError:
+        raise InvalidArgument(f"{what} must look like A:B, not {text!r}") from None
+    if high < low:
+        raise InvalidArgument(f"{what} {text!r} ends before it starts")
+    return low, high
+
+
+def _export_window(
+    timeline: Timeline, steps: str | None, window: str | None
+) -> tuple[int, int] | None:
+    """--window in ms from the run's start, or --steps A:B (inclusive) as a window."""
+    if steps is not None:
+        first, last = _span(steps, "--steps")
+        chosen = [s for s in timeline.steps_json() if first <= s["step"] <= last]
+        if not chosen:
+            known = [s["step"] for s in timeline.steps_json()]
+            shown = f"{known[0]}..{known[-1]}" if known else "none"
+            raise InvalidArgument(f"no steps {steps} in this run (steps: {shown})")
+        return min(s["start"] for s in chosen), max(s["end"] for s in chosen)
+    span = _span(window, "--window")
+    return None if span is None else (int(span[0] * 1e6), int(span[1] * 1e6))
+
+
+def _export(args: argparse.Namespace) -> int:
+    service, name = _resolve(args.run, args.logdir, args.executor)
+    try:
+        timeline = service.timeline(service.find_run(name))
+    finally:
+        service.close()
+    ranks = None
+    if args.ranks:
+        ranks = {int(r) for r in args.ranks.split(",") if r.strip().isdigit()}
+        if not ranks or ranks - set(timeline.alignments):
+            raise InvalidArgument(
+                f"--ranks {args.ranks!r}: this run has ranks {sorted(timeline.alignments)}"
+            )
+    window = _export_window(timeline, args.steps, args.window)
+    written = export_trace(timeline, args.output, ranks, window)
+    methods = ", ".join(
+        f"rank {r}: {a.method.value} (±{a.uncertainty_ns / 1e3:.1f} µs)"
+        for r, a in sorted(timeline.alignments.items())
+    )
+    print(f"wrote {written} events to {args.output}; alignment: {methods}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _ingest(args: argparse.Namespace) -> int:
+    service, name = _resolve(args.run, args.logdir, args.executor)
+    try:
+        run = service.find_run(name)
+        while isinstance(tables := service.tables(run, wait_s=1.0), Progress):
+            print(
+                f"ingesting {name}: {tables.to_json()['progress']['fraction']:.0%}", file=sys.stderr
+            )
+        timeline = service.timeline(run)
+    finally:
+        service.close()
+    print(
+        f"{name}: {len(tables.traces)} trace file(s), {timeline.n_events} events, "
+        f"ranks {sorted(timeline.alignments)}; cached in {service.trace_cache.root}"
+    )
+    for warning in tables.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "run", metavar="RUN", help="a run directory, or a run name when --logdir is given"
+    )
+    parser.add_argument("--logdir", help="the logdir RUN is a name in")
+    parser.add_argument(
+        "--executor",
+        choices=KINDS,
+        help="where per-file ingest runs (default: TB_PERF_EXECUTOR or process)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tb-perf", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -142,14 +228,35 @@ def build_parser() -> argparse.ArgumentParser:
         help="step times per rank and the span table of one run",
         description="Print a run's step-time statistics per rank and its span table.",
     )
-    analyze.add_argument(
-        "run", metavar="RUN", help="a run directory, or a run name when --logdir is given"
-    )
-    analyze.add_argument("--logdir", help="the logdir RUN is a name in")
+    _add_run_arguments(analyze)
     analyze.add_argument("--rank", help="only this rank (default: all ranks)")
     analyze.add_argument("--format", choices=["text", "json", "md"], default="text")
     analyze.add_argument("--top", type=int, default=20, help="span rows to print (text, md)")
     analyze.set_defaults(handler=_analyze)
+
+    export = commands.add_parser(
+        "export-trace",
+        help="one Chrome/Perfetto trace of a run, all ranks aligned",
+        description="Write one trace of the run with every rank on rank 0's clock (pid = "
+        "rank), MyTimer spans as their own threads, and counter tracks. Open it in "
+        "ui.perfetto.dev or chrome://tracing.",
+    )
+    _add_run_arguments(export)
+    export.add_argument("-o", "--output", required=True, help="merged.json or merged.json.gz")
+    export.add_argument("--ranks", help="comma-separated ranks (default: all)")
+    span = export.add_mutually_exclusive_group()
+    span.add_argument("--steps", help="A:B, the steps to keep (inclusive)")
+    span.add_argument("--window", help="T0:T1 in milliseconds from the run's start")
+    export.set_defaults(handler=_export)
+
+    ingest = commands.add_parser(
+        "ingest",
+        help="parse a run's traces into the cache ahead of time",
+        description="Parse every trace of the run into the cache (TB_PERF_CACHE_DIR), so "
+        "TensorBoard opens it at once.",
+    )
+    _add_run_arguments(ingest)
+    ingest.set_defaults(handler=_ingest)
     return parser
 
 

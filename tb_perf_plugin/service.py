@@ -24,6 +24,7 @@ from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, now_ns
 from .errors import InvalidArgument, NotFound, TbPerfError
 from .executor import LazyExecutor
+from .ingest.cache import TraceCache
 from .run_tables import RunTables, build_timeline, read_run
 from .timeline import MAX_WIDTH_PX, Timeline
 
@@ -103,6 +104,7 @@ class RunService:
         self.discovery_ttl_s = discovery_ttl_s
         self.inline_wait_s = inline_wait_s
         self.cache_dir = cache_dir
+        self.trace_cache = TraceCache(cache_dir)
         self._executor = LazyExecutor(executor)
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
