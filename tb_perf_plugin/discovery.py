@@ -14,6 +14,7 @@ PLUGIN_DIR = os.path.join("plugins", "tb_perf")
 LIVE_WINDOW_NS = 60 * 10**9  # a writer that wrote within this window and did not close is live
 _WRITER_FILE = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.([a-z_]+)\.(jsonl|json)$")
 _TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
+_WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
 
 
 @dataclass
@@ -44,7 +45,24 @@ class Run:
 
     @property
     def ranks(self) -> list[int]:
-        return sorted({w.rank for w in self.writers})
+        """Ranks of the collector files, and of traces as far as their names tell (ingest may
+        learn better from a trace's distributedInfo)."""
+        ranks = {w.rank for w in self.writers}
+        prefixes = tuple(w.prefix + "." for w in self.writers)
+        for path in self.traces:
+            if not os.path.basename(path).startswith(prefixes):
+                ranks.add(self.rank_from_trace_name(path))
+        return sorted(ranks)
+
+    def rank_from_trace_name(self, path: str) -> int:
+        """`rank3.<ts>.pt.trace.json` or `worker_3...` is rank 3; other worker names are
+        numbered in sorted order (torch-tb-profiler's `<worker>.<ts>.pt.trace.json`)."""
+        worker = os.path.basename(path).split(".", 1)[0]
+        match = _WORKER_RANK.search(worker)
+        if match:
+            return int(match.group(1))
+        workers = sorted({os.path.basename(p).split(".", 1)[0] for p in self.traces})
+        return workers.index(worker) if worker in workers else 0
 
     @property
     def sources(self) -> list[str]:
@@ -66,9 +84,8 @@ class Run:
 
     def signature(self) -> tuple:
         """Changes whenever a file of the run changes (the cache key of its tables)."""
-        return tuple(
-            (path, *_size_mtime(path)) for w in self.writers for path in sorted(w.files.values())
-        )
+        paths = [p for w in self.writers for p in sorted(w.files.values())] + self.traces
+        return tuple((path, *_size_mtime(path)) for path in paths)
 
 
 def _size_mtime(path: str) -> tuple[int, int]:

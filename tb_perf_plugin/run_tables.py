@@ -26,7 +26,6 @@ from .ingest.timer import SPAN_COLUMNS, STEP_COLUMNS, read_timer_file
 from .timeline import RankInput, Timeline
 
 IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
-_WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
 _PROFILER_STEP = re.compile(r"^ProfilerStep#(\d+)$")
 
 
@@ -173,12 +172,7 @@ def _trace_rank(run: Run, path: str, tables: TraceTables) -> tuple[int, str]:
             return writer.rank, "metadata"
     if tables.meta.rank is not None:
         return tables.meta.rank, "distributedInfo"
-    worker = base.split(".", 1)[0]
-    match = _WORKER_RANK.search(worker)
-    if match:
-        return int(match.group(1)), "file name"
-    workers = sorted({os.path.basename(p).split(".", 1)[0] for p in run.traces})
-    return workers.index(worker) if worker in workers else 0, "file name"
+    return run.rank_from_trace_name(path), "file name"
 
 
 # --- timeline -----------------------------------------------------------------------------------

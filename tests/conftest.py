@@ -1,3 +1,5 @@
+import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -7,6 +9,10 @@ from collectors import MyTimer, RunWriter
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
+
+# Tests never touch the user's cache, and parse in threads unless a test asks for processes.
+os.environ.setdefault("TB_PERF_CACHE_DIR", tempfile.mkdtemp(prefix="tb-perf-test-cache-"))
+os.environ.setdefault("TB_PERF_EXECUTOR", "thread")
 
 
 @pytest.fixture

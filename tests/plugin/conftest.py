@@ -11,6 +11,7 @@ class PluginClient:
 
     def __init__(self, logdir) -> None:
         self.plugin = TbPerfPlugin(base_plugin.TBContext(logdir=str(logdir)))
+        self.plugin._service.inline_wait_s = 120  # answer when done; 202 is tested on its own
         app = application.TensorBoardWSGI([self.plugin])
         self._client = test.Client(app, wrappers.Response)
 

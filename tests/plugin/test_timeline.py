@@ -1,0 +1,153 @@
+"""Timeline routes over real traces: bounded tiles that account for every event, details,
+flows, search, alignment method, and bad parameters."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from tb_perf_plugin.ingest.kineto import Kind, read_trace
+
+SAMPLES = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
+PAIR = "traces/facebookresearch__HolisticTraceAnalysis/tests/data/trace_filter"
+GPU_TRACE = "worker0.1623143089861.pt.trace.json.gz"
+
+
+@pytest.fixture
+def trace_logdir(tmp_path, shared_data):
+    """Links to real traces: a torch-tb-profiler sample run and a two-rank pair."""
+    (tmp_path / "v100").mkdir()
+    os.symlink(shared_data / SAMPLES / GPU_TRACE, tmp_path / "v100" / GPU_TRACE)
+    (tmp_path / "pair").mkdir()
+    for rank in (0, 1):
+        os.symlink(
+            shared_data / PAIR / f"sampled_rank-{rank}.json.gz",
+            tmp_path / "pair" / f"sampled_rank-{rank}.pt.trace.json.gz",
+        )
+    return tmp_path
+
+
+def test_meta_lanes_steps_and_alignment(trace_logdir, make_client):
+    meta = make_client(trace_logdir).json("timeline/meta", run="v100")
+    assert int(meta["origin_ns"]) > 1.6e18 and meta["start"] == 0 and meta["end"] > 0
+    (rank,) = meta["ranks"]
+    assert rank["alignment"]["method"] == "reference"
+    kinds = {lane["id"]: lane["kind"] for lane in rank["lanes"]}
+    assert kinds["0/gpu/0/7"] == "gpu"
+    assert kinds["0/cpu/25738/25738"] == "cpu"
+    raw = read_trace(str(trace_logdir / "v100" / GPU_TRACE))
+    profiler_steps = sorted(
+        int(n.split("#")[1]) for n in raw.names if n.startswith("ProfilerStep#")
+    )
+    assert [s["step"] for s in meta["steps"]] == profiler_steps == list(range(5, 11))
+    assert meta["events"] == len(raw.slices["start"])
+
+
+def test_whole_run_tile_is_bounded_and_accounts_for_every_event(trace_logdir, make_client):
+    client = make_client(trace_logdir)
+    meta = client.json("timeline/meta", run="v100")
+    response = client.get("timeline/tiles", run="v100", start=0, end=meta["end"] + 1, width_px=1500)
+    assert response.status_code == 200
+    assert len(response.get_data()) <= 1_000_000
+    tiles = response.get_json()
+    counts = sum(sum(lane["boxes"]["count"]) for lane in tiles["lanes"])
+    assert counts == meta["events"]
+    for lane in tiles["lanes"]:
+        boxes = lane["boxes"]
+        assert len({len(v) for v in boxes.values()}) == 1  # columnar, equal lengths
+        merged = [c > 1 for c in boxes["count"]]
+        assert all(i == -1 for i, m in zip(boxes["id"], merged, strict=True) if m)
+
+
+def test_zoomed_window_returns_the_raw_events(trace_logdir, make_client):
+    client = make_client(trace_logdir)
+    meta = client.json("timeline/meta", run="v100")
+    step = meta["steps"][3]
+    start, end = step["start"], step["start"] + 200_000  # 200 µs at 2000 px: 100 ns a pixel
+    tiles = client.json("timeline/tiles", run="v100", start=start, end=end, width_px=2000)
+    raw = read_trace(str(trace_logdir / "v100" / GPU_TRACE))
+    origin = int(meta["origin_ns"])
+    kernels = (raw.slices["kind"] == Kind.KERNEL) & (raw.slices["tid"] == 7)
+    s = raw.slices["start"][kernels] - origin
+    d = raw.slices["dur"][kernels]
+    inside = (s < end) & (s + d >= start)
+    gpu = next(lane for lane in tiles["lanes"] if lane["id"] == "0/gpu/0/7")["boxes"]
+    assert sum(gpu["count"]) == inside.sum() > 0
+    singles = sorted(
+        (a, b) for a, b, c in zip(gpu["start"], gpu["dur"], gpu["count"], strict=True) if c == 1
+    )
+    expected = sorted(zip(s[inside].tolist(), d[inside].tolist(), strict=True))
+    assert set(singles) <= set(expected)
+    names = {tiles["names"][n] for n in gpu["name"]}
+    assert names <= set(raw.names)
+
+
+def test_event_details_and_launch_flow(trace_logdir, make_client):
+    client = make_client(trace_logdir)
+    found = client.json("timeline/search", run="v100", q="cudaLaunchKernel", limit=5)
+    assert found["total"] > 1000 and len(found["matches"]) == 5
+    launch = client.json("timeline/event", run="v100", rank=0, id=found["matches"][0]["id"])
+    assert launch["kind"] == "runtime" and launch["name"] == "cudaLaunchKernel"
+    kernel = client.json("timeline/event", run="v100", rank=0, id=launch["flow"]["id"])
+    assert kernel["kind"] == "kernel" and kernel["lane"] == "0/gpu/0/7"
+    assert kernel["args"]["correlation"] == launch["args"]["correlation"]
+    assert kernel["flow"]["id"] == launch["id"]
+    assert kernel["start"] >= launch["start"]
+    assert "grid" in kernel["args"] and "registers per thread" in kernel["args"]
+    assert launch["step"] in range(5, 11)
+
+
+def test_search_is_case_insensitive_and_counts_everything(trace_logdir, make_client):
+    client = make_client(trace_logdir)
+    raw = read_trace(str(trace_logdir / "v100" / GPU_TRACE))
+    names = np.array(raw.names, dtype=object)[raw.slices["name"]]
+    expected = sum("conv2d" in n.lower() for n in names)
+    result = client.json("timeline/search", run="v100", q="CONV2D")
+    assert result["total"] == expected > 0
+    starts = [m["start"] for m in result["matches"]]
+    assert starts == sorted(starts)
+
+
+def test_point_to_point_pair_is_aligned_by_steps_not_collectives(trace_logdir, make_client):
+    meta = make_client(trace_logdir).json("timeline/meta", run="pair")
+    methods = {r["rank"]: r["alignment"]["method"] for r in meta["ranks"]}
+    assert methods == {0: "reference", 1: "steps"}
+
+
+@pytest.mark.parametrize(
+    ("route", "params", "status"),
+    [
+        ("timeline/tiles", {"start": 10, "end": 10, "width_px": 100}, 400),
+        ("timeline/tiles", {"start": 0, "end": 10, "width_px": 0}, 400),
+        ("timeline/tiles", {"start": 0, "end": 10, "width_px": 99999}, 400),
+        ("timeline/tiles", {"start": "a", "end": 10, "width_px": 100}, 400),
+        ("timeline/tiles", {"start": 0, "end": 10, "width_px": 100, "ranks": "0,9"}, 400),
+        ("timeline/event", {"rank": 0, "id": 10**9}, 404),
+        ("timeline/event", {"rank": 5, "id": 1}, 400),
+        ("timeline/event", {"rank": 0, "id": -1}, 400),
+        ("timeline/search", {}, 400),
+        ("timeline/search", {"q": "x", "limit": 0}, 400),
+    ],
+)
+def test_bad_timeline_parameters(trace_logdir, make_client, route, params, status):
+    response = make_client(trace_logdir).get(route, run="v100", **params)
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.get_json()["error"]["code"] in {"invalid_argument", "not_found"}
+
+
+def test_broken_and_unfinished_traces_keep_the_server_up(trace_logdir, make_client, shared_data):
+    whole = (shared_data / SAMPLES / GPU_TRACE).read_bytes()
+    broken = trace_logdir / "v100" / "worker1.1.pt.trace.json.gz"
+    broken.write_bytes(whole[: len(whole) // 3])
+    os.utime(broken, ns=(10**18, 10**18))  # long untouched: a broken file, not one being written
+    fresh = trace_logdir / "v100" / "worker2.2.pt.trace.json.gz"
+    fresh.write_bytes(whole[: len(whole) // 3])  # just written: still in progress
+    client = make_client(trace_logdir)
+    summary = client.json("summary", run="v100")
+    warnings = " | ".join(summary["warnings"])
+    assert "worker1.1.pt.trace.json.gz is a truncated gzip file" in warnings
+    assert "worker2.2.pt.trace.json.gz: still being written" in warnings
+    assert client.json("timeline/meta", run="v100")["events"] > 0  # the good file still shows
+    (trace_logdir / "v100" / "empty.pt.trace.json").write_text(json.dumps({"traceEvents": []}))
+    assert client.get("timeline/meta", run="v100").status_code == 200
