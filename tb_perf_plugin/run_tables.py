@@ -22,7 +22,7 @@ from .errors import Unreadable
 from .ingest.cache import TraceCache, ingest_to_cache
 from .ingest.kineto import DEVICE_KINDS, TraceTables, is_collective
 from .ingest.meta import RankMeta
-from .ingest.timer import SPAN_COLUMNS, STEP_COLUMNS, read_timer_file
+from .ingest.timer import SPAN_COLUMNS, STEP_COLUMNS, TimerTables, read_timer_file
 from .timeline import RankInput, Timeline
 
 IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
@@ -68,7 +68,11 @@ def read_run(
     executor: concurrent.futures.Executor,
     cache_dir: str | None,
     on_progress: Callable[[int], None],
+    timer_reads: dict[str, TimerTables] | None = None,
 ) -> RunTables:
+    """`timer_reads` holds each timer file's last read; files that only grew since are tailed
+    from where that read ended, and the dict is updated."""
+    timer_reads = {} if timer_reads is None else timer_reads
     span_parts, step_parts, warnings = [], [], []
     readable = 0
     rank_meta: dict[int, RankMeta] = {}
@@ -82,7 +86,8 @@ def read_run(
         if path is None:
             continue
         try:
-            timer = read_timer_file(path, max_file_bytes, on_progress)
+            timer = read_timer_file(path, max_file_bytes, on_progress, timer_reads.get(path))
+            timer_reads[path] = timer
         except Unreadable as exc:
             warnings.append(f"{label}: {exc.message}")
             continue

@@ -25,6 +25,7 @@ from .discovery import Run, discover_runs, now_ns
 from .errors import InvalidArgument, NotFound, TbPerfError
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
+from .ingest.timer import TimerTables
 from .run_tables import RunTables, build_timeline, read_run
 from .timeline import MAX_WIDTH_PX, Timeline
 
@@ -112,6 +113,7 @@ class RunService:
         self._results: dict[tuple[str, str], tuple[tuple, Any]] = {}
         self._jobs: dict[tuple[str, str], _Job] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._timer_reads: dict[str, TimerTables] = {}  # last read of each timer file
 
     # --- discovery ---------------------------------------------------------------------------
 
@@ -201,6 +203,7 @@ class RunService:
                 executor=self._executor.get(),
                 cache_dir=self.cache_dir,
                 on_progress=job.advance,
+                timer_reads=self._timer_reads,
             )
 
         return self._result(run, "tables", signature, total, work, wait_s)

@@ -56,12 +56,15 @@ def read_json_lines(
     known_kinds: frozenset[str],
     max_bytes: int,
     on_progress: Callable[[int], None] | None = None,
+    offset: int = 0,
 ) -> LinesRead:
     """Decode every complete line after the header with `decoder` (a tagged union of Structs).
 
-    Lines of record kinds this version does not know are skipped silently (newer writers may add
-    kinds); malformed lines are skipped and reported. A last line without its newline is left
-    unread: a live writer may be in the middle of it.
+    With `offset` (the `bytes_read` of an earlier read of the same file), only what was appended
+    since is read: the files are append-only. Lines of record kinds this version does not know
+    are skipped silently (newer writers may add kinds); malformed lines are skipped and
+    reported. A last line without its newline is left unread: a live writer may be in the
+    middle of it.
     """
     size = os.path.getsize(path)
     if size > max_bytes:
@@ -70,23 +73,27 @@ def read_json_lines(
             "limit for one file (TB_PERF_MAX_FILE_MB raises it)"
         )
     with open(path, "rb") as handle:
+        handle.seek(offset)
         data = handle.read(max_bytes)
     if on_progress is not None:
         on_progress(len(data))
     end = data.rfind(b"\n") + 1
-    header_end = data.find(b"\n")
-    if header_end < 0:
-        if data:
-            read_header(data, path, schema)  # a header cut short reads as "not a JSON header"
-        return LinesRead([], 0, truncated_tail=bool(data))
-    read_header(data[:header_end], path, schema)
-    body = data[header_end + 1 : end]
+    if offset == 0:
+        header_end = data.find(b"\n")
+        if header_end < 0:
+            if data:
+                read_header(data, path, schema)  # a header cut short: "not a JSON header"
+            return LinesRead([], 0, truncated_tail=bool(data))
+        read_header(data[:header_end], path, schema)
+        body = data[header_end + 1 : end]
+    else:
+        body = data[:end]
     try:
         records = decoder.decode_lines(body)
         skipped: list[str] = []
     except (msgspec.DecodeError, msgspec.ValidationError):
         records, skipped = _decode_line_by_line(body, decoder, known_kinds)
-    return LinesRead(records, end, truncated_tail=end < len(data), skipped=skipped)
+    return LinesRead(records, offset + end, truncated_tail=end < len(data), skipped=skipped)
 
 
 def _decode_line_by_line(

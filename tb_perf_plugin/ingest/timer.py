@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -51,36 +52,67 @@ class TimerTables:
     bytes_read: int
     truncated_tail: bool
     problems: list[str] = field(default_factory=list)
+    gpu_times: dict[tuple[int, int], int] = field(default_factory=dict)  # (step, span) -> ns
+    file_id: tuple[int, int] = (0, 0)  # (device, inode): a replaced file is read anew
+
+
+def _span_frame(spans: list[SpanRecord]) -> pd.DataFrame:
+    n = len(spans)
+    return pd.DataFrame({
+        "id": np.fromiter((s.id for s in spans), np.int64, n),
+        "parent": np.fromiter((s.parent for s in spans), np.int64, n),
+        "name": [s.name for s in spans],
+        "step": np.fromiter((s.step for s in spans), np.int64, n),
+        "t0": np.fromiter((s.t0 for s in spans), np.int64, n),
+        "t1": np.fromiter((s.t1 for s in spans), np.int64, n),
+    })  # fmt: skip
+
+
+def _step_frame(steps: list[StepRecord]) -> pd.DataFrame:
+    n = len(steps)
+    return pd.DataFrame({
+        "step": np.fromiter((s.step for s in steps), np.int64, n),
+        "t0": np.fromiter((s.t0 for s in steps), np.int64, n),
+        "t1": np.fromiter((s.t1 for s in steps), np.int64, n),
+    })  # fmt: skip
 
 
 def read_timer_file(
-    path: str, max_bytes: int, on_progress: Callable[[int], None] | None = None
+    path: str,
+    max_bytes: int,
+    on_progress: Callable[[int], None] | None = None,
+    previous: TimerTables | None = None,
 ) -> TimerTables:
-    lines = read_json_lines(path, SCHEMA, _DECODER, _KINDS, max_bytes, on_progress)
-    spans = [r for r in lines.records if type(r) is SpanRecord]
-    steps = [r for r in lines.records if type(r) is StepRecord]
-    gpu_times = {(r.step, r.span): r.gpu_ns for r in lines.records if type(r) is GpuRecord}
-
-    span_table = pd.DataFrame(
-        {
-            "id": np.fromiter((s.id for s in spans), np.int64, len(spans)),
-            "parent": np.fromiter((s.parent for s in spans), np.int64, len(spans)),
-            "name": pd.Categorical([s.name for s in spans]),
-            "step": np.fromiter((s.step for s in spans), np.int64, len(spans)),
-            "t0": np.fromiter((s.t0 for s in spans), np.int64, len(spans)),
-            "t1": np.fromiter((s.t1 for s in spans), np.int64, len(spans)),
-            "gpu_ns": pd.array([gpu_times.get((s.step, s.id)) for s in spans], dtype="Int64"),
-        },
-        columns=SPAN_COLUMNS,
+    """Read a timer file; given the tables of an earlier read of the same file, read only the
+    lines appended since (live training) and extend them."""
+    st = os.stat(path)
+    file_id = (st.st_dev, st.st_ino)
+    if previous is not None and (previous.file_id != file_id or st.st_size < previous.bytes_read):
+        previous = None  # replaced or truncated: start over
+    offset = previous.bytes_read if previous is not None else 0
+    lines = read_json_lines(path, SCHEMA, _DECODER, _KINDS, max_bytes, on_progress, offset)
+    new_spans = _span_frame([r for r in lines.records if type(r) is SpanRecord])
+    new_steps = _step_frame([r for r in lines.records if type(r) is StepRecord])
+    gpu_times = dict(previous.gpu_times) if previous is not None else {}
+    for record in lines.records:
+        if type(record) is GpuRecord:
+            gpu_times[(record.step, record.span)] = record.gpu_ns
+    if previous is not None:
+        new_spans = pd.concat([previous.spans.drop(columns="gpu_ns"), new_spans], ignore_index=True)
+        new_steps = pd.concat([previous.steps, new_steps], ignore_index=True)
+    # GPU times arrive late, possibly in a later read: join on every read.
+    new_spans["name"] = pd.Categorical(new_spans["name"])
+    new_spans["gpu_ns"] = pd.array(
+        [gpu_times.get(key) for key in zip(new_spans["step"], new_spans["id"], strict=True)],
+        dtype="Int64",
     )
-    step_table = pd.DataFrame(
-        {
-            "step": np.fromiter((s.step for s in steps), np.int64, len(steps)),
-            "t0": np.fromiter((s.t0 for s in steps), np.int64, len(steps)),
-            "t1": np.fromiter((s.t1 for s in steps), np.int64, len(steps)),
-        },
-        columns=STEP_COLUMNS,
-    )
+    problems = (previous.problems if previous is not None else []) + lines.skipped
     return TimerTables(
-        span_table, step_table, lines.bytes_read, lines.truncated_tail, lines.skipped
+        new_spans[SPAN_COLUMNS],
+        new_steps[STEP_COLUMNS],
+        lines.bytes_read,
+        lines.truncated_tail,
+        problems,
+        gpu_times,
+        file_id,
     )

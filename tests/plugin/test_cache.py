@@ -1,0 +1,66 @@
+import logging
+import os
+
+import numpy as np
+import pytest
+
+from tb_perf_plugin.ingest import cache as cache_module
+from tb_perf_plugin.ingest.cache import TraceCache, cache_key, ingest_to_cache
+from tb_perf_plugin.ingest.kineto import read_trace
+
+TRACE = (
+    "traces/facebookresearch__HolisticTraceAnalysis/tests/data/nccl_parser_config/nccl_data.json.gz"
+)
+
+
+@pytest.fixture
+def trace(tmp_path, shared_data):
+    path = tmp_path / "nccl.pt.trace.json.gz"
+    path.write_bytes((shared_data / TRACE).read_bytes())
+    return str(path)
+
+
+def test_warm_load_is_memory_mapped_and_equal(tmp_path, trace):
+    cache = TraceCache(tmp_path / "cache")
+    cold = cache.load(trace)
+    warm = cache.load(trace)
+    assert isinstance(warm.slices["start"], np.memmap)
+    assert warm.names == cold.names and warm.meta.rank == cold.meta.rank
+    for column, values in cold.slices.items():
+        assert np.array_equal(warm.slices[column], values), column
+
+
+def test_key_changes_with_the_file(tmp_path, trace):
+    before = cache_key(trace)
+    os.utime(trace, ns=(1, 1))
+    assert cache_key(trace) != before
+
+
+def test_executor_task_leaves_the_tables_in_the_cache(tmp_path, trace):
+    assert ingest_to_cache(trace, str(tmp_path / "c"), 1 << 30) is None
+    assert (tmp_path / "c" / "traces" / cache_key(trace)).is_dir()
+
+
+def test_least_recently_used_entries_are_evicted(tmp_path, trace, shared_data):
+    other = tmp_path / "other.pt.trace.json.gz"
+    other.write_bytes((shared_data / TRACE).read_bytes())
+    os.utime(other, ns=(10**18, 10**18))
+    cache = TraceCache(tmp_path / "cache")
+    cache.load(trace)
+    first_size = sum(f.stat().st_size for f in (cache.traces_dir / cache_key(trace)).iterdir())
+    cache.max_bytes = int(first_size * 1.5)  # room for one entry only
+    cache.load(str(other))
+    assert [p.name for p in cache.traces_dir.iterdir()] == [cache_key(str(other))]
+
+
+def test_unwritable_cache_parses_with_one_warning(tmp_path, trace, caplog, monkeypatch):
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("")
+    monkeypatch.setattr(cache_module.TraceCache, "_warned_unwritable", False)
+    cache = TraceCache(blocked)
+    with caplog.at_level(logging.WARNING):
+        first = cache.load(trace)
+        cache.load(trace)
+    assert len(first.slices["start"]) == len(read_trace(trace).slices["start"])
+    warnings = [r for r in caplog.records if "not writable" in r.getMessage()]
+    assert len(warnings) == 1
