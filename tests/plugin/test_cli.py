@@ -1,6 +1,9 @@
+import gzip
 import json
+import os
 
 from tb_perf_plugin.cli import main
+from tb_perf_plugin.ingest.kineto import read_trace
 from tests.conftest import write_training_run
 from tests.helpers import timer_file
 
@@ -36,3 +39,70 @@ def test_unreadable_input_exits_3(training_logdir, capsys):
         path.write_text('{"schema": "tb_perf.timer", "version": 99}\n')
     assert main(["analyze", "exp/a", "--logdir", str(training_logdir)]) == 3
     assert "version 99 is not supported" in capsys.readouterr().err
+
+
+def _link_pair(tmp_path, shared_data):
+    pair = tmp_path / "logs" / "pair"
+    pair.mkdir(parents=True)
+    source = shared_data / "traces/facebookresearch__HolisticTraceAnalysis/tests/data/trace_filter"
+    for rank in (0, 1):
+        os.symlink(source / f"sampled_rank-{rank}.json.gz", pair / f"rank{rank}.1.pt.trace.json.gz")
+    return tmp_path / "logs"
+
+
+def test_export_trace_merges_aligned_ranks(tmp_path, shared_data, capsys):
+    logdir = _link_pair(tmp_path, shared_data)
+    out = tmp_path / "merged.json.gz"
+    code = main(
+        ["export-trace", "pair", "--logdir", str(logdir), "-o", str(out), "--executor", "process"]
+    )
+    assert code == 0
+    assert "rank 1: steps" in capsys.readouterr().err
+    doc = json.load(gzip.open(out))
+    events = doc["traceEvents"]
+    slices = [e for e in events if e["ph"] == "X"]
+    raw = sum(len(read_trace(str(p)).slices["start"]) for p in (logdir / "pair").iterdir())
+    assert len(slices) == raw
+    assert {e["pid"] for e in slices} == {0, 1}
+    assert min(e["ts"] for e in slices) == 0  # microseconds from the run's origin
+    assert int(doc["otherData"]["origin_unix_ns"]) > 1.6e18
+    assert doc["otherData"]["alignment"]["1"]["method"] == "steps"
+    threads = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name"}
+    assert {(e["pid"], e["tid"]) for e in slices} <= threads
+    starts = [e for e in events if e["ph"] == "s"]
+    assert len(starts) == len([e for e in events if e["ph"] == "f"]) > 0
+
+
+def test_export_filters_and_errors(tmp_path, shared_data, capsys):
+    logdir = _link_pair(tmp_path, shared_data)
+    out = tmp_path / "one.json"
+    assert (
+        main(
+            [
+                "export-trace",
+                "pair",
+                "--logdir",
+                str(logdir),
+                "-o",
+                str(out),
+                "--ranks",
+                "1",
+                "--steps",
+                "551:551",
+            ]
+        )
+        == 0
+    )
+    events = json.loads(out.read_text())["traceEvents"]
+    assert {e["pid"] for e in events if e["ph"] == "X"} == {1}
+    assert (
+        main(["export-trace", "pair", "--logdir", str(logdir), "-o", str(out), "--ranks", "7"]) == 2
+    )
+    assert (
+        main(["export-trace", "pair", "--logdir", str(logdir), "-o", str(out), "--steps", "1:2"])
+        == 2
+    )
+    err = capsys.readouterr().err
+    assert (
+        "this run has ranks [0, 1]" in err and "no steps 1:2 in this run (steps: 551..552)" in err
+    )
