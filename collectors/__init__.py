@@ -3,6 +3,7 @@
 Import cost is kept to the standard library: torch is imported only by the parts that use it.
 """
 
+from ._clock import ClockSkew, sync_clocks
 from ._gpu_events import CudaEventBackend, EventBackend
 from ._mirror import Mirror, RecordFunctionMirror
 from ._rank import RankInfo, detect_rank
@@ -11,6 +12,7 @@ from ._writer import FORMAT_VERSION, RunWriter
 
 __all__ = [
     "FORMAT_VERSION",
+    "ClockSkew",
     "CudaEventBackend",
     "EventBackend",
     "Mirror",
@@ -20,4 +22,5 @@ __all__ = [
     "RunWriter",
     "TimerError",
     "detect_rank",
+    "sync_clocks",
 ]

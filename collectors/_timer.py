@@ -131,7 +131,7 @@ class MyTimer:
         self._file = self.writer.record_file("timer")
         self._events, gpu_status = self._pick_event_backend(gpu)
         self._mirrors = [make_mirror(spec) for spec in mirrors]
-        self._unix_offset = self.writer.anchor["unix_ns"] - self.writer.anchor["monotonic_ns"]
+        self._to_unix = self.writer.clock.to_unix_ns
         self._stack: list[tuple] = []
         self._spans: list[tuple] = []
         self._pending_gpu: list[tuple] = []
@@ -242,9 +242,9 @@ class MyTimer:
         if begin is None and self._spans:  # first step without set_step(): from its first span
             begin = min(span[4] for span in self._spans)
         if begin is not None:
-            offset = self._unix_offset
+            to_unix = self._to_unix
             self._file.append(
-                f'{{"k":"step","step":{self._step},"t0":{begin + offset},"t1":{now + offset}}}\n'
+                f'{{"k":"step","step":{self._step},"t0":{to_unix(begin)},"t1":{to_unix(now)}}}\n'
             )
             self._add_step_time_scalar(now, now - begin)
         self._steps_unflushed += 1
@@ -262,7 +262,7 @@ class MyTimer:
     def flush(self) -> None:
         """Write the spans finished so far and the GPU times that are ready."""
         append = self._file.append
-        offset = self._unix_offset
+        to_unix = self._to_unix
         quoted = self._quoted_names
         for span_id, parent, name, step, begin, end in self._spans:
             name_json = quoted.get(name)
@@ -270,7 +270,7 @@ class MyTimer:
                 name_json = quoted[name] = json.dumps(name)
             append(
                 f'{{"k":"span","id":{span_id},"parent":{parent},"name":{name_json},'
-                f'"step":{step},"t0":{begin + offset},"t1":{end + offset}}}\n'
+                f'"step":{step},"t0":{to_unix(begin)},"t1":{to_unix(end)}}}\n'
             )
         self._spans.clear()
         self._steps_unflushed = 0

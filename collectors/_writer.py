@@ -10,33 +10,17 @@ import re
 import socket
 import sys
 import threading
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ._clock import Clock
 from ._rank import RankInfo, detect_rank
 from ._tfevents import TfEventsWriter
 
 FORMAT_VERSION = 1
 PLUGIN_SUBDIR = os.path.join("plugins", "tb_perf")
 SCALAR_TAG_PREFIX = "tb_perf/"
-
-
-def _clock_anchor() -> dict[str, int]:
-    """A Unix-epoch time paired with perf_counter_ns, the clock every span is measured with.
-
-    perf_counter is read on both sides of time_ns and averaged, so the pairing error is at most
-    half the read interval (well under a microsecond).
-    """
-    before = time.perf_counter_ns()
-    unix = time.time_ns()
-    after = time.perf_counter_ns()
-    return {
-        "unix_ns": unix,
-        "monotonic_ns": (before + after) // 2,
-        "monotonic_clock": "perf_counter",
-    }
 
 
 def _safe_host(host: str) -> str:
@@ -104,7 +88,9 @@ class RunWriter:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         host = socket.gethostname()
         self.file_prefix = f"rank{info.rank}.{_safe_host(host)}.{os.getpid()}"
-        self.anchor = _clock_anchor()
+        # The clock every timestamp of this rank goes through (skewed by TB_PERF_CLOCK_SKEW).
+        self.clock = Clock.from_env()
+        self.anchor = self.clock.anchor()
         self._metadata: dict[str, Any] = {
             "schema": "tb_perf.meta",
             "version": FORMAT_VERSION,
@@ -139,7 +125,13 @@ class RunWriter:
 
     def to_unix_ns(self, monotonic_ns: int) -> int:
         """Convert a perf_counter_ns reading of this process to Unix-epoch ns."""
-        return self.anchor["unix_ns"] + monotonic_ns - self.anchor["monotonic_ns"]
+        return self.clock.to_unix_ns(monotonic_ns)
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        """A copy of this rank's metadata; change it with `update_metadata`."""
+        with self._lock:
+            return dict(self._metadata)
 
     def record_file(self, kind: str) -> RecordFile:
         """The append-only file of one record kind (`timer`, ...) for this rank, opened once."""
@@ -183,7 +175,7 @@ class RunWriter:
                 record_file.close()
             if self._scalars is not None:
                 self._scalars.close()
-            self._metadata["closed_unix_ns"] = time.time_ns()
+            self._metadata["closed_unix_ns"] = self.clock.now_unix_ns()
             self._write_metadata()
         atexit.unregister(self.close)
 
