@@ -6,21 +6,31 @@ Import cost is kept to the standard library: torch is imported only by the parts
 from ._clock import ClockSkew, sync_clocks
 from ._gpu_events import CudaEventBackend, EventBackend
 from ._mirror import Mirror, RecordFunctionMirror
+from ._profile import StepProfiler, TorchProfilerBackend, profile_steps
 from ._rank import RankInfo, detect_rank
+from ._schedule import CaptureBackend, Phase, Policy, Schedule, WindowScheduler
 from ._timer import MyTimer, TimerError
 from ._writer import FORMAT_VERSION, RunWriter
 
 __all__ = [
     "FORMAT_VERSION",
+    "CaptureBackend",
     "ClockSkew",
     "CudaEventBackend",
     "EventBackend",
     "Mirror",
     "MyTimer",
+    "Phase",
+    "Policy",
     "RankInfo",
     "RecordFunctionMirror",
     "RunWriter",
+    "Schedule",
+    "StepProfiler",
     "TimerError",
+    "TorchProfilerBackend",
+    "WindowScheduler",
     "detect_rank",
+    "profile_steps",
     "sync_clocks",
 ]

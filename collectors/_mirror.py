@@ -16,7 +16,9 @@ class Mirror(Protocol):
 class RecordFunctionMirror:
     """Spans appear as `user_annotation` events in torch.profiler / Kineto traces.
 
-    Costs about 7 µs per span even when no profiler runs, so it is opt-in.
+    Costs about 7 µs per span even when no profiler runs, so it is opt-in (profile_steps adds
+    one only while a window records). A `pop()` with no range open is ignored: it belongs to a
+    span opened before the mirror was added to the timer.
     """
 
     def __init__(self) -> None:
@@ -31,7 +33,13 @@ class RecordFunctionMirror:
         self._open.append(ctx)
 
     def pop(self) -> None:
-        self._open.pop().__exit__(None, None, None)
+        if self._open:
+            self._open.pop().__exit__(None, None, None)
+
+    def close_all(self) -> None:
+        """Close the ranges still open (innermost first), e.g. before a profiler stops."""
+        while self._open:
+            self._open.pop().__exit__(None, None, None)
 
 
 MIRRORS: dict[str, type] = {"record_function": RecordFunctionMirror}

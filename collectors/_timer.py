@@ -132,6 +132,7 @@ class MyTimer:
         self._events, gpu_status = self._pick_event_backend(gpu)
         self._mirrors = [make_mirror(spec) for spec in mirrors]
         self._to_unix = self.writer.clock.to_unix_ns
+        self._step_callbacks: list[Callable[[int], None]] = []
         self._stack: list[tuple] = []
         self._spans: list[tuple] = []
         self._pending_gpu: list[tuple] = []
@@ -148,9 +149,7 @@ class MyTimer:
         self._scalar_interval_ns = int(scalar_interval_s * 1e9)
         self._scalar_steps: list[int] = []  # step times not yet written as a scalar
         self._scalar_written_at = perf_counter_ns()
-        if self._events is None and not self._mirrors:
-            # Instance attributes shadow the general methods: the cheapest variant is bound once.
-            self.start, self.stop = self._start_cpu, self._stop_cpu
+        self._bind_span_methods()
         self.writer.update_metadata(
             timer={"gpu": gpu_status, "mirrors": [type(m).__name__ for m in self._mirrors]}
         )
@@ -166,6 +165,49 @@ class MyTimer:
                 raise RuntimeError(f"gpu=True but GPU timing is unavailable: {status}")
             return backend, status if backend else f"off ({status})"
         return gpu, getattr(gpu, "name", type(gpu).__name__)
+
+    def _bind_span_methods(self) -> None:
+        """Instance attributes shadow the general methods: the cheapest variant is bound."""
+        if self._events is None and not self._mirrors:
+            self.start, self.stop = self._start_cpu, self._stop_cpu
+        else:
+            self.__dict__.pop("start", None)
+            self.__dict__.pop("stop", None)
+
+    # --- mirrors and step callbacks (for capture backends such as profile_steps) ---------------
+
+    @property
+    def current_step(self) -> int | None:
+        """The step under way; None before the first `set_step()`, `step()` or span."""
+        if self._step_t0 is None and not self._spans and not self._stack:
+            return None
+        return self._step
+
+    @property
+    def mirrors(self) -> tuple[Mirror, ...]:
+        return tuple(self._mirrors)
+
+    def add_mirror(self, mirror: Mirror) -> None:
+        """Also open spans started from now on in `mirror`.
+
+        Spans already open are not pushed to it, yet their `stop()` still calls its `pop()`:
+        a mirror added mid-step must ignore a `pop()` with nothing open.
+        """
+        self._mirrors = [*self._mirrors, mirror]
+        self._bind_span_methods()
+
+    def remove_mirror(self, mirror: Mirror) -> None:
+        """Stop mirroring; ranges still open in `mirror` are the caller's to close."""
+        self._mirrors = [m for m in self._mirrors if m is not mirror]
+        self._bind_span_methods()
+
+    def add_step_callback(self, callback: Callable[[int], None]) -> None:
+        """Call `callback(step)` whenever a step begins (`step()`, `set_step()`), after the
+        previous step was written."""
+        self._step_callbacks.append(callback)
+
+    def remove_step_callback(self, callback: Callable[[int], None]) -> None:
+        self._step_callbacks.remove(callback)
 
     # --- spans -------------------------------------------------------------------------------
 
@@ -192,14 +234,14 @@ class MyTimer:
 
     def _start_cpu(self, name: str) -> None:
         self._last_id += 1
-        self._stack.append((name, self._last_id, perf_counter_ns()))
+        self._stack.append((name, self._last_id, perf_counter_ns(), None))
 
     def _stop_cpu(self, name: str) -> None:
         end = perf_counter_ns()
         stack = self._stack
         if not stack or stack[-1][0] != name:
             self._raise_mismatch(name)
-        _, span_id, begin = stack.pop()
+        _, span_id, begin, _ = stack.pop()
         self._spans.append((span_id, stack[-1][1] if stack else 0, name, self._step, begin, end))
 
     def _raise_mismatch(self, name: str) -> None:
@@ -223,6 +265,8 @@ class MyTimer:
         self._step += 1
         self._step_t0 = now
         self._step_set_explicitly = False
+        for callback in self._step_callbacks:
+            callback(self._step)
 
     def set_step(self, step: int) -> None:
         """Say that step `step` begins now; a step already under way ends here.
@@ -236,6 +280,8 @@ class MyTimer:
         self._step = int(step)
         self._step_t0 = now
         self._step_set_explicitly = True
+        for callback in self._step_callbacks:
+            callback(self._step)
 
     def _end_step(self, now: int) -> None:
         begin = self._step_t0

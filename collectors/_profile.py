@@ -1,0 +1,386 @@
+"""profile_steps: torch.profiler windows chosen by the window scheduler, written into the run.
+
+Each window becomes `<run>/plugins/tb_perf/<prefix>.steps<first>-<last>.pt.trace.json.gz`,
+written under a temporary name and renamed when complete, with the collectors' step numbers as
+`ProfilerStep#N` ranges and a `tb_perf` metadata key (docs/FORMAT.md).
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import gzip
+import json
+import logging
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from time import perf_counter_ns
+from typing import Any
+
+from ._mirror import RecordFunctionMirror
+from ._schedule import Schedule, WindowScheduler
+from ._timer import MyTimer
+from ._writer import RunWriter
+
+logger = logging.getLogger(__name__)
+TRACE_METADATA_KEY = "tb_perf"
+TRACE_METADATA_VERSION = 1
+_GZIP_LEVEL = 6  # zlib's default: level 9 takes about twice as long for ~5 % smaller traces
+
+
+class TorchProfilerBackend:
+    """A `CaptureBackend` that records windows with torch.profiler.
+
+    `stop()` disables the profiler on the training thread (torch waits for the device there,
+    once per window); converting the window to JSON, compressing and renaming it happen on a
+    short-lived thread, joined before the next window is prepared and at `close()`. How long
+    each part took is recorded per window in the metadata (the steps it delayed show it too).
+    With a timer, the timer's spans are mirrored into the trace while a window records.
+    """
+
+    def __init__(
+        self,
+        writer: RunWriter,
+        *,
+        timer: MyTimer | None = None,
+        cuda: bool | None = None,
+        record_shapes: bool = False,
+        with_stack: bool = False,
+        profile_memory: bool = False,
+        with_flops: bool = False,
+    ) -> None:
+        import torch
+        from torch.autograd.profiler import record_function
+        from torch.profiler import ProfilerActivity
+
+        # torch.profiler's first prepare_trace() imports torch._inductor (1.3 s on a 2-core
+        # machine): pay that here, before the loop, rather than inside a training step.
+        hasattr(torch, "_inductor")
+        self._torch = torch
+        self._record_function = record_function
+        self.writer = writer
+        self.timer = timer
+        self.cuda_status = _cuda_status(torch, cuda)
+        self.activities = [ProfilerActivity.CPU]
+        if self.cuda_status == "on":
+            self.activities.append(ProfilerActivity.CUDA)
+        self._options = dict(
+            record_shapes=record_shapes,
+            with_stack=with_stack,
+            profile_memory=profile_memory,
+            with_flops=with_flops,
+        )
+        self.windows: list[dict[str, Any]] = []  # one entry per window ended, as in metadata
+        self._prof: Any = None
+        self._started = False
+        self._step_range: Any = None
+        self._mirror: RecordFunctionMirror | None = None
+        self._trace_to_collectors_ns = 0
+        self._costs_ns: dict[str, int] = {}
+        self._export_thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    # --- CaptureBackend ----------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        self._wait_for_export()
+        began = perf_counter_ns()
+        self._prof = self._torch.profiler.profile(activities=self.activities, **self._options)
+        self._prof.prepare_trace()
+        self._costs_ns = {"prepare": perf_counter_ns() - began}
+
+    def start(self, step: int) -> None:
+        began = perf_counter_ns()
+        self._prof.start_trace()
+        self._costs_ns["start"] = perf_counter_ns() - began
+        self._started = True
+        # The collectors' clock minus the clock Kineto stamps events with (time.time_ns()).
+        self._trace_to_collectors_ns = self.writer.clock.now_unix_ns() - time.time_ns()
+        if self.timer is not None and not any(
+            isinstance(m, RecordFunctionMirror) for m in self.timer.mirrors
+        ):
+            self._mirror = RecordFunctionMirror()
+            self.timer.add_mirror(self._mirror)
+        self._open_step(step)
+
+    def step(self, step: int) -> None:
+        self._close_step()
+        self._open_step(step)
+
+    def stop(self, first_step: int, last_step: int) -> None:
+        self._close_step()
+        self._remove_mirror()
+        self._prof.add_metadata_json(
+            TRACE_METADATA_KEY,
+            json.dumps(
+                {
+                    "version": TRACE_METADATA_VERSION,
+                    "rank": self.writer.rank,
+                    "world_size": self.writer.world_size,
+                    "prefix": self.writer.file_prefix,
+                    "first_step": first_step,
+                    "last_step": last_step,
+                    "trace_to_collectors_ns": self._trace_to_collectors_ns,
+                }
+            ),
+        )
+        prof, self._prof, self._started = self._prof, None, False
+        began = perf_counter_ns()
+        prof.stop_trace()
+        costs = {**self._costs_ns, "stop": perf_counter_ns() - began}
+        self._wait_for_export()
+        self._export_thread = threading.Thread(
+            target=self._export,
+            args=(prof, first_step, last_step, costs),
+            name=f"tb_perf trace export steps {first_step}-{last_step}",
+            daemon=True,
+        )
+        self._export_thread.start()
+
+    def cancel(self) -> None:
+        self._close_step()
+        self._remove_mirror()
+        prof, self._prof, started, self._started = self._prof, None, self._started, False
+        if prof is not None:
+            if not started:  # a prepared profiler is released by a start and a stop
+                prof.start_trace()
+            prof.stop_trace()
+
+    def close(self) -> None:
+        self._wait_for_export()
+
+    # --- helpers -------------------------------------------------------------------------------
+
+    def _open_step(self, step: int) -> None:
+        self._step_range = self._record_function(f"ProfilerStep#{step}")
+        self._step_range.__enter__()
+
+    def _close_step(self) -> None:
+        if self._step_range is not None:
+            self._step_range.__exit__(None, None, None)
+            self._step_range = None
+
+    def _remove_mirror(self) -> None:
+        if self._mirror is not None:
+            self.timer.remove_mirror(self._mirror)
+            self._mirror.close_all()  # spans open across the window's end
+            self._mirror = None
+
+    def _wait_for_export(self) -> None:
+        if self._export_thread is not None:
+            self._export_thread.join()
+            self._export_thread = None
+
+    def trace_path(self, first_step: int, last_step: int) -> Path:
+        """Where a window's trace goes; `.<n>` is inserted if step numbers were reused."""
+        stem = f"{self.writer.file_prefix}.steps{first_step}-{last_step}"
+        path = self.writer.data_dir / f"{stem}.pt.trace.json.gz"
+        n = 1
+        while path.exists():
+            path = self.writer.data_dir / f"{stem}.{n}.pt.trace.json.gz"
+            n += 1
+        return path
+
+    def _export(self, prof: Any, first_step: int, last_step: int, costs_ns: dict[str, int]) -> None:
+        """Write one window (on the export thread); a failure is logged, never raised."""
+        began = perf_counter_ns()
+        window: dict[str, Any] = {"first_step": first_step, "last_step": last_step}
+        final = self.trace_path(first_step, last_step)
+        partial = final.with_name(final.name + ".tmp")
+        fd, raw = tempfile.mkstemp(prefix="tb_perf_", suffix=".json")
+        os.close(fd)
+        try:
+            prof.export_chrome_trace(raw)
+            with open(raw, "rb") as src, open(partial, "wb") as dst:
+                gz_file = gzip.GzipFile(
+                    filename="", mode="wb", compresslevel=_GZIP_LEVEL, fileobj=dst, mtime=0
+                )
+                with gz_file as gz:
+                    shutil.copyfileobj(src, gz, 1 << 20)
+            os.replace(partial, final)
+            window.update(file=final.name, bytes=final.stat().st_size)
+        except Exception as exc:
+            logger.warning(
+                "profile_steps: writing the trace of steps %d-%d failed; training goes on",
+                first_step,
+                last_step,
+                exc_info=True,
+            )
+            window["error"] = f"{type(exc).__name__}: {exc}"
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(raw)
+        costs_ns["export"] = perf_counter_ns() - began
+        window.update({f"{part}_ms": round(ns / 1e6, 3) for part, ns in costs_ns.items()})
+        with self._lock:
+            self.windows.append(window)
+            info = {**self.writer.metadata.get("profiler", {}), "windows": list(self.windows)}
+            self.writer.update_metadata(profiler=info)
+
+
+def _cuda_status(torch: Any, cuda: bool | None) -> str:
+    """The metadata's `cuda` field: "on", or "off" with the reason. Never initializes CUDA."""
+    if cuda is False:
+        return "off"
+    try:
+        available = torch.cuda.is_available()
+    except RuntimeError as exc:  # a broken driver must not stop training
+        available, reason = False, f"CUDA unusable: {exc}"
+    else:
+        reason = "torch.cuda.is_available() is False"
+    if available:
+        return "on"
+    if cuda is True:
+        raise RuntimeError(f"profile_steps(cuda=True) but {reason}")
+    return f"off ({reason})"
+
+
+class StepProfiler:
+    """What `profile_steps` returns: started by `start()` or `with`, stopped by `stop()`.
+
+    With a timer, the timer's `step()` / `set_step()` drive it; with only a writer, call
+    `step()` (or `set_step(n)`) at each step boundary.
+    """
+
+    def __init__(
+        self,
+        scheduler: WindowScheduler | None = None,
+        backend: TorchProfilerBackend | None = None,
+        timer: MyTimer | None = None,
+    ) -> None:
+        self.scheduler = scheduler
+        self.backend = backend
+        self.timer = timer
+        self._step = 0
+        self._running = False
+
+    @property
+    def windows(self) -> list[dict[str, Any]]:
+        """The windows written so far, as in the metadata (`file` or `error`, times)."""
+        return list(self.backend.windows) if self.backend is not None else []
+
+    def start(self) -> StepProfiler:
+        if self._running or self.scheduler is None or self.scheduler.done:
+            return self
+        self._running = True
+        if self.timer is not None:
+            self.timer.add_step_callback(self.scheduler.begin_step)
+            if self.timer.current_step is not None:
+                self.scheduler.begin_step(self.timer.current_step)
+        else:
+            self.scheduler.begin_step(self._step)
+        atexit.register(self.stop)
+        return self
+
+    def step(self) -> None:
+        """End the current step and begin the next (without a timer)."""
+        self.set_step(self._step + 1)
+
+    def set_step(self, step: int) -> None:
+        """Say that step `step` begins now (without a timer)."""
+        if self.timer is not None:
+            raise RuntimeError(
+                "profile_steps follows its timer's steps: call timer.step() / timer.set_step()"
+            )
+        self._step = int(step)
+        if self._running:
+            self.scheduler.begin_step(self._step)
+
+    def stop(self) -> None:
+        """Write the window under way (up to the current step) and wait for its file."""
+        if not self._running:
+            return
+        self._running = False
+        atexit.unregister(self.stop)
+        if self.timer is not None:
+            self.timer.remove_step_callback(self.scheduler.begin_step)
+        self.scheduler.close()
+
+    def __enter__(self) -> StepProfiler:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+def profile_steps(
+    timer: MyTimer | None = None,
+    *,
+    writer: RunWriter | None = None,
+    skip_first: int = 0,
+    wait: int = 1,
+    warmup: int = 1,
+    active: int = 3,
+    repeat: int = 1,
+    ranks: Iterable[int] | None = None,
+    cuda: bool | None = None,
+    record_shapes: bool = False,
+    with_stack: bool = False,
+    profile_memory: bool = False,
+    with_flops: bool = False,
+) -> StepProfiler:
+    """Record windows of training steps with torch.profiler into the run, per rank.
+
+    Usage::
+
+        timer = MyTimer(run_dir)
+        with profile_steps(timer, wait=1, warmup=1, active=3, repeat=2):
+            for batch in loader:
+                ...
+                timer.step()        # the profiler follows the timer's steps
+
+    Steps count from the first step under way while it runs (the timer's step at `start()` if
+    one has begun, else its next `set_step()` / `step()`; call `timer.set_step(0)` before a loop
+    that only calls `step()` to count its first step): skip `skip_first`, then `repeat` cycles
+    (0: until stopped) of `wait` idle, `warmup` and `active` recorded steps, as in
+    torch.profiler.schedule. `ranks` limits capturing to those ranks (None: all). CPU activity
+    is always recorded, CUDA when available (`cuda=False` turns it off, `True` requires it);
+    `record_shapes`, `with_stack`, `profile_memory` and `with_flops` go to torch.profiler.
+    Without a timer, pass `writer=` and call `step()` on the returned object. A disabled timer
+    (`ENABLE_TIMER=0`) disables this too. Steps outside windows cost one scheduler call each;
+    no host-device synchronization is added per step.
+    """
+    if (timer is None) == (writer is None):
+        raise TypeError("profile_steps needs a timer or a writer= (one of them)")
+    schedule = Schedule(skip_first, wait, warmup, active, repeat)
+    if timer is not None and not timer.enabled:
+        return StepProfiler(timer=timer)
+    writer = timer.writer if timer is not None else writer
+    ranks = None if ranks is None else sorted(set(ranks))
+    info: dict[str, Any] = {
+        "backend": "torch.profiler",
+        "schedule": {
+            "skip_first": skip_first,
+            "wait": wait,
+            "warmup": warmup,
+            "active": active,
+            "repeat": repeat,
+        },
+        "ranks": ranks,
+        "captures": ranks is None or writer.rank in ranks,
+        "windows": [],
+    }
+    if not info["captures"]:
+        writer.update_metadata(profiler=info)
+        return StepProfiler(timer=timer)
+    backend = TorchProfilerBackend(
+        writer,
+        timer=timer,
+        cuda=cuda,
+        record_shapes=record_shapes,
+        with_stack=with_stack,
+        profile_memory=profile_memory,
+        with_flops=with_flops,
+    )
+    info["activities"] = [a.name for a in backend.activities]
+    info["cuda"] = backend.cuda_status
+    writer.update_metadata(profiler=info)
+    scheduler = WindowScheduler(backend, schedule, rank=writer.rank, ranks=ranks)
+    return StepProfiler(scheduler, backend, timer)
