@@ -120,9 +120,46 @@ def worker_slow_data(out_dir: Path) -> None:
     dist.destroy_process_group()
 
 
+def worker_traced(out_dir: Path) -> None:
+    """The demo MLP under DDP with its clocks synced at start and end and two torch.profiler
+    windows of five steps each (gzipped traces per rank). DDP's small buckets and a per-step
+    loss all_reduce put three all_reduce calls in every step: 30 inside the windows."""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+    from collectors import MyTimer, RunWriter, profile_steps, sync_clocks
+
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(rank)
+    batches = [(torch.randn(64, 64, generator=gen), torch.randint(0, 2, (64,), generator=gen))]
+    model = DistributedDataParallel(sample_model(), bucket_cap_mb=0.2)  # two gradient buckets
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    loss_fn = torch.nn.CrossEntropyLoss()
+
+    with RunWriter(out_dir) as writer, MyTimer(writer, gpu=False) as timer:
+        sync_clocks(writer)
+        with profile_steps(
+            timer, skip_first=4, wait=2, warmup=1, active=5, repeat=2, record_shapes=True
+        ):
+            for step in range(24):
+                timer.set_step(step)
+                loss = timed_train_step(timer, model, optimizer, loss_fn, lambda: batches[0])
+                with timer.range("log_loss"):
+                    mean_loss = loss.detach().clone()
+                    dist.all_reduce(mean_loss)
+                    writer.add_scalar("loss", mean_loss.item() / dist.get_world_size(), step)
+            timer.step()
+        sync_clocks(writer)  # a second exchange: the metadata gets drift too
+    dist.destroy_process_group()
+
+
 SCENARIOS = {
     # name: (world size, worker function); the run directory is sample_runs/ddp_<name>
     "slow_data": (2, worker_slow_data),
+    "traced": (2, worker_traced),
 }
 
 

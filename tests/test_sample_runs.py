@@ -1,6 +1,8 @@
 """The committed demo logdir: small, in the current format, and showing its slow phase."""
 
+import gzip
 import json
+import re
 from pathlib import Path
 
 from tb_perf_plugin.service import RunService
@@ -18,6 +20,10 @@ def test_every_collector_file_is_format_v1():
     files = list(SAMPLE_RUNS.rglob("plugins/tb_perf/*"))
     assert files
     for path in files:
+        if path.name.endswith(".pt.trace.json.gz"):
+            doc = json.loads(gzip.decompress(path.read_bytes()))["tb_perf"]
+            assert doc["version"] == 1 and path.name.startswith(doc["prefix"] + "."), path
+            continue
         first = path.read_text().splitlines()[0]
         doc = json.loads(first) if path.suffix == ".jsonl" else json.loads(path.read_text())
         assert doc["schema"].startswith("tb_perf.") and doc["version"] == 1, path
@@ -31,3 +37,33 @@ def test_slow_data_run_shows_data_loading_dominating():
     top = summary["spans"][0]
     assert top["name"] == "data" and top["pct_of_step"] > 50
     assert summary["warnings"] == []
+
+
+def test_traced_run_has_traces_per_rank_with_collectives_and_synced_clocks():
+    data = SAMPLE_RUNS / "ddp_traced" / "plugins" / "tb_perf"
+    metas = sorted(data.glob("*.meta.json"))
+    assert len(metas) == 2
+    for meta_path in metas:
+        meta = json.loads(meta_path.read_text())
+        prefix = meta_path.name.removesuffix(".meta.json")
+        sync = meta["clock_sync"]
+        assert sync["method"] == "torch.distributed" and sync["reference_rank"] == 0
+        if meta["rank"] == 0:
+            assert (sync["offset_ns"], sync["uncertainty_ns"]) == (0, 0)
+        else:  # synced at start and at end: two samples and a drift
+            assert len(sync["samples"]) == 2 and sync["drift_ns_per_s"] is not None
+            assert 0 < sync["uncertainty_ns"] < 10_000_000
+        traces = sorted(data.glob(f"{prefix}.steps*.pt.trace.json.gz"))
+        assert sorted(w["file"] for w in meta["profiler"]["windows"]) == [t.name for t in traces]
+        all_reduces = 0
+        for trace_path in traces:
+            trace = json.loads(gzip.decompress(trace_path.read_bytes()))
+            first, last = map(int, re.search(r"steps(\d+)-(\d+)", trace_path.name).groups())
+            assert trace["tb_perf"]["rank"] == meta["rank"]
+            assert (trace["tb_perf"]["first_step"], trace["tb_perf"]["last_step"]) == (first, last)
+            names = [e.get("name") for e in trace["traceEvents"]]
+            assert sorted(n for n in names if n.startswith("ProfilerStep#")) == sorted(
+                f"ProfilerStep#{s}" for s in range(first, last + 1)
+            )
+            all_reduces += names.count("c10d::allreduce_")
+        assert len(traces) == 2 and all_reduces >= 20
