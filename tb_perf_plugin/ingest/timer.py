@@ -53,7 +53,9 @@ class TimerTables:
     truncated_tail: bool
     problems: list[str] = field(default_factory=list)
     gpu_times: dict[tuple[int, int], int] = field(default_factory=dict)  # (step, span) -> ns
-    file_id: tuple[int, int] = (0, 0)  # (device, inode): a replaced file is read anew
+    # (device, inode, mtime_ns, size): a file that was replaced or rewritten rather than
+    # appended to is read anew
+    file_id: tuple[int, int, int, int] = (0, 0, 0, 0)
 
 
 def _span_frame(spans: list[SpanRecord]) -> pd.DataFrame:
@@ -77,6 +79,12 @@ def _step_frame(steps: list[StepRecord]) -> pd.DataFrame:
     })  # fmt: skip
 
 
+def _only_appended(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
+    """Same file, and it grew (or did not change at all): an append-only writer's doing."""
+    same_file = before[:2] == now[:2]
+    return same_file and (now[3] > before[3] or now[2:] == before[2:])
+
+
 def read_timer_file(
     path: str,
     max_bytes: int,
@@ -86,9 +94,9 @@ def read_timer_file(
     """Read a timer file; given the tables of an earlier read of the same file, read only the
     lines appended since (live training) and extend them."""
     st = os.stat(path)
-    file_id = (st.st_dev, st.st_ino)
-    if previous is not None and (previous.file_id != file_id or st.st_size < previous.bytes_read):
-        previous = None  # replaced or truncated: start over
+    file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    if previous is not None and not _only_appended(previous.file_id, file_id):
+        previous = None  # replaced, truncated or rewritten: start over
     offset = previous.bytes_read if previous is not None else 0
     lines = read_json_lines(path, SCHEMA, _DECODER, _KINDS, max_bytes, on_progress, offset)
     new_spans = _span_frame([r for r in lines.records if type(r) is SpanRecord])

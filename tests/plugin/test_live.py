@@ -1,7 +1,10 @@
 """A run still being written: appended lines are tailed, late GPU records join earlier spans."""
 
+import os
+
 from collectors import MyTimer, RunWriter
 from tb_perf_plugin.ingest import records
+from tb_perf_plugin.ingest.timer import read_timer_file
 from tests.collectors.test_timer import OutOfOrderEvents
 
 
@@ -40,3 +43,24 @@ def test_growing_timer_file_is_tailed_and_late_gpu_times_join(tmp_path, make_cli
     timer.close()
     writer.close()
     assert client.json("summary", run="live")["ranks"][0]["status"] == "finished"
+
+
+def test_timer_file_rewritten_in_place_is_read_anew(tmp_path):
+    """Same inode and size but new content (a copy over the old file): no stale tail."""
+    writer = RunWriter(tmp_path / "run", rank=0, world_size=1)
+    timer = MyTimer(writer)
+    for name in ("fwd", "bwd"):
+        with timer.range(name):
+            pass
+        timer.step()
+    timer.close()
+    writer.close()
+    path = next(str(p) for p in (tmp_path / "run").rglob("*.timer.jsonl"))
+    first = read_timer_file(path, 1 << 20)
+    with open(path, "rb") as f:
+        content = f.read()
+    with open(path, "r+b") as f:  # same length, other span name: an in-place rewrite
+        f.write(content.replace(b'"fwd"', b'"xyz"'))
+    os.utime(path, ns=(first.file_id[2] + 10**9, first.file_id[2] + 10**9))
+    second = read_timer_file(path, 1 << 20, None, first)
+    assert sorted(second.spans["name"]) == ["bwd", "xyz"]

@@ -194,8 +194,8 @@ def test_slow_ingest_answers_202_with_progress_then_200(training_logdir, make_cl
     release = threading.Event()
     real_reader = run_tables_module.read_timer_file
 
-    def slow_reader(path, max_bytes, on_progress=None):
-        tables = real_reader(path, max_bytes, on_progress)
+    def slow_reader(path, max_bytes, on_progress=None, previous=None):
+        tables = real_reader(path, max_bytes, on_progress, previous)
         release.wait(timeout=30)
         return tables
 
