@@ -21,6 +21,9 @@ import numpy as np
 _POINT_TO_POINT = re.compile(r"send|recv|sendrecv|p2p|isend|irecv", re.IGNORECASE)
 MIN_COLLECTIVE_PAIRS = 3
 MIN_PAIRS_FOR_DRIFT = 8
+OUTLIER_SCALES = 6.0
+MIN_OUTLIER_NS = 20_000  # pairs closer than this to the fit are never outliers
+MAX_REFITS = 5
 
 
 class Method(str, Enum):
@@ -40,6 +43,7 @@ class Alignment:
     drift_ns_per_s: float | None = None
     anchor_ns: int = 0  # where the drift term is zero (the rank's own clock)
     pairs: int = 0  # matched collectives or steps behind a fitted alignment
+    outliers: int = 0  # pairs set aside by the fit
 
     def apply(self, t: np.ndarray) -> np.ndarray:
         """Map int64 ns on this rank's clock to rank 0's clock."""
@@ -58,6 +62,7 @@ class Alignment:
             "uncertainty_ns": self.uncertainty_ns,
             "drift_ns_per_s": self.drift_ns_per_s,
             "pairs": self.pairs,
+            "outliers": self.outliers,
         }
 
 
@@ -117,34 +122,51 @@ def match_collectives(
     )
 
 
-def fit(rank: int, method: Method, ref_times: np.ndarray, own_times: np.ndarray) -> Alignment:
-    """Least-squares offset (and drift, with enough pairs spread in time) mapping own -> ref.
-
-    Uncertainty is twice the largest residual of the fitted pairs: the pairs themselves are
-    only known to end "about together" (ring latency, step jitter), so the fit cannot be
-    trusted more closely than they agree.
-    """
-    diff = (ref_times - own_times).astype(np.float64)
-    anchor = int(own_times[0])
-    x = (own_times - anchor).astype(np.float64) / 1e9
-    drift = None
+def _fit_line(x: np.ndarray, diff: np.ndarray) -> tuple[float, float | None]:
+    """(intercept, drift or None): the drift only where the pairs span time and the linear
+    term halves the worst residual of an offset-only fit."""
     if len(diff) >= MIN_PAIRS_FOR_DRIFT and np.ptp(x) > 0:
         slope, intercept = np.polyfit(x, diff, 1)
         residual = diff - (intercept + slope * x)
         offset_only = diff - np.median(diff)
         if np.abs(residual).max() < 0.5 * np.abs(offset_only).max():
-            drift = float(slope)
-    if drift is None:
-        intercept = float(np.median(diff))
-        residual = diff - intercept
+            return float(intercept), float(slope)
+    return float(np.median(diff)), None
+
+
+def fit(rank: int, method: Method, ref_times: np.ndarray, own_times: np.ndarray) -> Alignment:
+    """Least-squares offset (and drift, with enough pairs spread in time) mapping own -> ref.
+
+    Pairs far off the fit (beyond OUTLIER_SCALES robust standard deviations: one rank woke late
+    from a blocking collective, a straggling step) are set aside and the fit redone, at most a
+    quarter of them. Uncertainty is twice the largest residual of the pairs kept: they are only
+    known to end "about together" (ring latency, wake-up delays), so the fit is trusted no more
+    closely than they agree.
+    """
+    diff = (ref_times - own_times).astype(np.float64)
+    anchor = int(own_times[0])
+    x = (own_times - anchor).astype(np.float64) / 1e9
+    keep = np.ones(len(diff), dtype=bool)
+    for _ in range(MAX_REFITS):
+        intercept, drift = _fit_line(x[keep], diff[keep])
+        residual = diff - (intercept + (drift or 0.0) * x)
+        scale = 1.4826 * np.median(np.abs(residual[keep]))
+        inliers = np.abs(residual) <= max(OUTLIER_SCALES * scale, MIN_OUTLIER_NS)
+        if (
+            np.array_equal(inliers, keep)
+            or inliers.sum() < max(MIN_COLLECTIVE_PAIRS, 0.75 * len(diff))
+        ):
+            break
+        keep = inliers
     return Alignment(
         rank,
         method,
         int(round(intercept)),
-        int(2 * np.abs(residual).max()) + 1,
+        int(2 * np.abs(residual[keep]).max()) + 1,
         drift,
         anchor,
-        len(diff),
+        int(keep.sum()),
+        int(len(diff) - keep.sum()),
     )
 
 

@@ -196,6 +196,7 @@ def _collective_instances(traces: list[TraceFile]) -> list[tuple[tuple, int]]:
         collective_arg = np.asarray(t.slices["collective"])
         candidate = named_collective[name_ids] | (collective_arg >= 0)
         ends = np.asarray(t.slices["start"]) + np.asarray(t.slices["dur"])
+        ends = ends + t.meta.to_collectors_ns
         for row in np.flatnonzero(candidate):
             name = names[name_ids[row]]
             label = names[collective_arg[row]] if collective_arg[row] >= 0 else name
@@ -220,7 +221,7 @@ def _profiler_steps(traces: list[TraceFile]) -> dict[int, tuple[int, int]]:
             if match:
                 rows = np.flatnonzero(np.asarray(t.slices["name"]) == index)
                 if len(rows):
-                    start = int(t.slices["start"][rows[0]])
+                    start = int(t.slices["start"][rows[0]]) + t.meta.to_collectors_ns
                     steps[int(match.group(1))] = (start, start + int(t.slices["dur"][rows[0]]))
     return steps
 

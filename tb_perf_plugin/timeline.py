@@ -57,7 +57,8 @@ class SpanSource:
 
 @dataclass
 class RankInput:
-    """Everything of one rank the timeline is built from; times on the rank's own clock."""
+    """Everything of one rank the timeline is built from; times on the rank's own clock (trace
+    times are moved onto it with their `to_collectors_ns`)."""
 
     rank: int
     alignment: Alignment
@@ -162,8 +163,10 @@ class Timeline:
                 lane_of[inverse.reshape(-1) == u] = self._trace_lane(
                     rank.rank, trace, device, pid, tid
                 )
+            to_collectors = np.int64(trace.meta.to_collectors_ns)
             parts.append({
-                "start": align(np.asarray(slices["start"])), "dur": np.asarray(slices["dur"]),
+                "start": align(np.asarray(slices["start"]) + to_collectors),
+                "dur": np.asarray(slices["dur"]),
                 "name": name_map[np.asarray(slices["name"])], "lane": lane_of, "kind": kinds,
                 "rank": np.full(n, rank.rank, np.int32), "source": np.full(n, source, np.int32),
                 "row_in_source": np.arange(n, dtype=np.int64),
@@ -196,7 +199,8 @@ class Timeline:
                 continue
             device_type = np.asarray(memory["device_type"])[known]
             device_id = np.asarray(memory["device_id"])[known]
-            ts = rank.alignment.apply(np.asarray(memory["ts"])[known])
+            ts = np.asarray(memory["ts"])[known] + np.int64(trace.meta.to_collectors_ns)
+            ts = rank.alignment.apply(ts)
             allocated = np.asarray(memory["total_allocated"])[known]
             for kind, dev in sorted(
                 set(zip(device_type.tolist(), device_id.tolist(), strict=True))

@@ -205,6 +205,13 @@ class TraceMeta:
     events: int = 0
     problems: list[str] = field(default_factory=list)
 
+    @property
+    def to_collectors_ns(self) -> int:
+        """Add to this trace's times to put them on the clock of the collectors that wrote it
+        (`profile_steps` records the difference; 0 for traces from elsewhere)."""
+        shift = (self.tb_perf or {}).get("trace_to_collectors_ns", 0)
+        return shift if isinstance(shift, int) and not isinstance(shift, bool) else 0
+
 
 @dataclass
 class TraceTables:

@@ -74,7 +74,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def run_job(run_dir: Path, method: str, syncs: int, gap_s: float) -> None:
+def run_job(run_dir: Path, method: str, syncs: int, gap_s: float, traced_steps: int = 0) -> None:
     """Two ranks as torchrun would start them; rank 1's clock is skewed by the hook."""
     port = _free_port()
     method = method if method == "dist" else f"tcp:{_free_port()}"
@@ -92,6 +92,7 @@ def run_job(run_dir: Path, method: str, syncs: int, gap_s: float) -> None:
         if rank == 1:
             env["TB_PERF_CLOCK_SKEW"] = f"{OFFSET_NS}:{DRIFT_PPM}"
         cmd = [sys.executable, str(WORKER), str(run_dir), method, str(syncs), str(gap_s)]
+        cmd += [str(traced_steps)] if traced_steps else []
         procs.append(subprocess.Popen(cmd, env=env))
     assert [p.wait(timeout=60) for p in procs] == [0, 0]
 
