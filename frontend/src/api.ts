@@ -15,7 +15,7 @@ export class ApiError extends Error {
   }
 }
 
-type ProgressListener = (progress: Progress) => void;
+export type ProgressListener = (progress: Progress) => void;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
@@ -62,7 +62,7 @@ async function fetchOrExplain(url: string, signal: AbortSignal): Promise<Respons
 }
 
 /** GET a JSON route; while it answers 202 (still ingesting), report progress and poll again. */
-async function getJson<T>(
+export async function getJson<T>(
   url: string,
   signal: AbortSignal,
   onProgress?: ProgressListener,

@@ -1,18 +1,20 @@
-// The plugin shell: run and rank selectors, view state in the hash, loading/progress/error
-// states, and the current dashboard (Overview for now).
+// The plugin shell: dashboard tabs, run and rank selectors, view state in the hash,
+// loading/progress/error states, and the current dashboard.
 
-import { ApiError, fetchRuns, fetchSummary } from "./api";
+import { ApiError, fetchRuns } from "./api";
+import type { Dashboard, RankOption } from "./dashboard";
+import { DASHBOARDS } from "./dashboards";
 import { h } from "./dom";
 import { formatBytes } from "./format";
 import { readHash, updateHash } from "./hashState";
-import { renderOverview } from "./overview";
 import type { Progress, RunInfo } from "./types";
 
 const ALL_RANKS = "";
 
-interface RankOption {
-  rank: number;
-  host?: string;
+function dashboardById(id: string | null): Dashboard {
+  const fallback = DASHBOARDS[0];
+  if (fallback === undefined) throw new Error("no dashboards registered");
+  return DASHBOARDS.find((dashboard) => dashboard.id === id) ?? fallback;
 }
 
 function progressView(progress: Progress): HTMLElement {
@@ -73,18 +75,28 @@ export class App {
   private runs: RunInfo[] = [];
   private run: string | null;
   private rank: number | null;
+  private dashboard: Dashboard;
   /** The request chain in flight; a newer selection or reload aborts it. */
   private inFlight = new AbortController();
   private readonly runSelect = h("select", { "data-testid": "run-select", "aria-label": "Run" });
   private readonly runStatus = h("span", { class: "badge", "data-testid": "run-status" });
   private readonly rankSelect = h("select", { "data-testid": "rank-select", "aria-label": "Rank" });
+  private readonly rankLabel = h("label", {}, "Rank ", this.rankSelect);
+  private readonly tabs = DASHBOARDS.map((dashboard) =>
+    h(
+      "button",
+      { type: "button", role: "tab", class: "tab", "data-testid": `tab-${dashboard.id}` },
+      dashboard.label,
+    ),
+  );
   private readonly toolbar = h(
     "header",
     // Shown once the run list arrives.
     { class: "toolbar", hidden: true },
+    h("nav", { class: "tabs", role: "tablist", "aria-label": "Dashboards" }, ...this.tabs),
     h("label", {}, "Run ", this.runSelect),
     this.runStatus,
-    h("label", {}, "Rank ", this.rankSelect),
+    this.rankLabel,
   );
   private readonly content = h(
     "main",
@@ -97,21 +109,33 @@ export class App {
     this.run = hash.get("run");
     const rank = Number.parseInt(hash.get("rank") ?? "", 10);
     this.rank = Number.isInteger(rank) ? rank : null;
+    this.dashboard = dashboardById(hash.get("dashboard"));
+    this.showActiveTab();
+    this.tabs.forEach((tab, index) =>
+      tab.addEventListener("click", () => {
+        const dashboard = DASHBOARDS[index];
+        if (dashboard === undefined || dashboard === this.dashboard) return;
+        this.dashboard = dashboard;
+        this.showActiveTab();
+        this.saveSelection();
+        void this.loadDashboard(this.restart(), false);
+      }),
+    );
 
     this.runSelect.addEventListener("change", () => {
       this.run = this.runSelect.value;
       this.showSelectedRun();
-      void this.loadSummary(this.restart());
+      void this.loadDashboard(this.restart(), true);
     });
     this.rankSelect.addEventListener("change", () => {
       this.rank = this.rankSelect.value === ALL_RANKS ? null : Number(this.rankSelect.value);
       this.saveSelection();
-      void this.loadSummary(this.restart());
+      void this.loadDashboard(this.restart(), true);
     });
     root.replaceChildren(h("div", { class: "app" }, this.toolbar, this.content));
   }
 
-  /** Fetch the run list, then the current run's summary. Also TensorBoard's reload. */
+  /** Fetch the run list, then the current dashboard's data. Also TensorBoard's reload. */
   async reload(): Promise<void> {
     const signal = this.restart();
     try {
@@ -133,13 +157,22 @@ export class App {
     );
     if (!this.runs.some((run) => run.name === this.run)) this.run = this.runs[0]?.name ?? null;
     this.showSelectedRun();
-    await this.loadSummary(signal);
+    await this.loadDashboard(signal, true);
   }
 
   private restart(): AbortSignal {
     this.inFlight.abort();
     this.inFlight = new AbortController();
     return this.inFlight.signal;
+  }
+
+  private showActiveTab(): void {
+    this.tabs.forEach((tab, index) => {
+      const active = DASHBOARDS[index] === this.dashboard;
+      tab.setAttribute("aria-selected", String(active));
+      tab.classList.toggle("active", active);
+    });
+    this.rankLabel.hidden = !this.dashboard.usesRankSelect;
   }
 
   private selectedRun(): RunInfo | undefined {
@@ -174,19 +207,28 @@ export class App {
   }
 
   private saveSelection(): void {
-    updateHash({ run: this.run, rank: this.rank === null ? null : String(this.rank) });
+    const isDefault = this.dashboard === DASHBOARDS[0];
+    updateHash({
+      run: this.run,
+      rank: this.rank === null ? null : String(this.rank),
+      dashboard: isDefault ? null : this.dashboard.id,
+    });
   }
 
-  private async loadSummary(signal: AbortSignal): Promise<void> {
+  private async loadDashboard(signal: AbortSignal, refresh: boolean): Promise<void> {
     const run = this.run;
     if (run === null) return;
     this.content.setAttribute("aria-busy", "true");
     try {
-      const summary = await fetchSummary(run, this.rank, signal, (progress) =>
-        this.content.replaceChildren(progressView(progress)),
-      );
-      this.fillRankSelect(summary.ranks);
-      this.content.replaceChildren(renderOverview(summary));
+      const content = await this.dashboard.show({
+        run,
+        rank: this.rank,
+        signal,
+        refresh,
+        onProgress: (progress) => this.content.replaceChildren(progressView(progress)),
+        onRanks: (ranks) => this.fillRankSelect(ranks),
+      });
+      if (!signal.aborted) this.content.replaceChildren(content);
     } catch (error) {
       if (!isAbort(error))
         this.content.replaceChildren(errorView(`Could not load run “${run}”`, error));

@@ -63,3 +63,10 @@ export function formatBytes(bytes: number): string {
   }
   return unit === 0 ? `${bytes} B` : `${threeDigits(value)} ${units[unit]}`;
 }
+
+/** A point in time (ns from some start) to the nanosecond, in the unit that fits its size. */
+export function formatTimestamp(ns: number): string {
+  const [scale, unit] = DURATION_UNITS.find(([s]) => Math.abs(ns) >= s) ?? [1, "ns"];
+  const decimals = Math.round(Math.log10(scale));
+  return `${(ns / scale).toFixed(decimals)} ${unit}`;
+}

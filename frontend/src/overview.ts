@@ -1,6 +1,8 @@
 // Overview dashboard: per-rank step statistics, step time per rank, and the span breakdown.
 
+import { fetchSummary } from "./api";
 import { lineChart } from "./chart";
+import type { Dashboard } from "./dashboard";
 import { h } from "./dom";
 import { durationTickFormat, formatCount, formatDuration, formatPercent } from "./format";
 import { readHash, updateHash } from "./hashState";
@@ -170,7 +172,7 @@ function stepsCaption(summary: Summary): string {
   return `${formatCount(count)} steps, ${first}–${last} (${scope}).`;
 }
 
-export function renderOverview(summary: Summary): HTMLElement {
+function renderOverview(summary: Summary): HTMLElement {
   const rankTable = dataTable({
     columns: RANK_COLUMNS,
     rows: summary.ranks,
@@ -192,3 +194,14 @@ export function renderOverview(summary: Summary): HTMLElement {
     section("Spans", spanTable(summary)),
   );
 }
+
+export const overviewDashboard: Dashboard = {
+  id: "overview",
+  label: "Overview",
+  usesRankSelect: true,
+  async show({ run, rank, signal, onProgress, onRanks }) {
+    const summary = await fetchSummary(run, rank, signal, onProgress);
+    onRanks(summary.ranks);
+    return renderOverview(summary);
+  },
+};

@@ -1,0 +1,30 @@
+// What the plugin shell (app.ts) needs from a dashboard tab.
+
+import type { ProgressListener } from "./api";
+
+export interface RankOption {
+  rank: number;
+  host?: string;
+}
+
+export interface DashboardContext {
+  run: string;
+  /** The toolbar's rank selection; null for all ranks. */
+  rank: number | null;
+  signal: AbortSignal;
+  /** True on first load and on TensorBoard's reload (data may have changed); false on a tab switch. */
+  refresh: boolean;
+  onProgress: ProgressListener;
+  /** Lets a dashboard that learns the ranks' hosts label the rank selector with them. */
+  onRanks: (ranks: readonly RankOption[]) => void;
+}
+
+export interface Dashboard {
+  /** Key in the location hash (`dashboard=<id>`) and in the tab's `data-testid` (`tab-<id>`). */
+  readonly id: string;
+  readonly label: string;
+  /** Whether the toolbar's rank selector applies; dashboards that show every rank hide it. */
+  readonly usesRankSelect: boolean;
+  /** Fetch what the dashboard needs and return its content. */
+  show(context: DashboardContext): Promise<HTMLElement>;
+}

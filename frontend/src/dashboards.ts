@@ -1,0 +1,7 @@
+// The dashboard tabs, in tab-bar order; the first one is the default. Adding a tab is one line.
+
+import type { Dashboard } from "./dashboard";
+import { overviewDashboard } from "./overview";
+import { timelineDashboard } from "./timeline/dashboard";
+
+export const DASHBOARDS: readonly Dashboard[] = [overviewDashboard, timelineDashboard];

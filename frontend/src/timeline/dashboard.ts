@@ -1,0 +1,31 @@
+// The Timeline tab. One view is kept for the current run, so switching tabs keeps its state;
+// the first view of the page load starts from the hash.
+
+import type { Dashboard } from "../dashboard";
+import { EMPTY_STATE, readTimelineHash, writeTimelineHash } from "./hashState";
+import { TimelineView } from "./timelineView";
+
+let view: TimelineView | null = null;
+let hashRestored = false;
+
+function viewFor(run: string): TimelineView {
+  if (view?.run === run) return view;
+  view?.dispose();
+  // The hash describes the run of the page load; another run starts from a clean view.
+  const state = hashRestored ? EMPTY_STATE : readTimelineHash();
+  if (hashRestored) writeTimelineHash(EMPTY_STATE);
+  hashRestored = true;
+  view = new TimelineView(run, state);
+  return view;
+}
+
+export const timelineDashboard: Dashboard = {
+  id: "timeline",
+  label: "Timeline",
+  usesRankSelect: false,
+  async show({ run, signal, refresh, onProgress }) {
+    const current = viewFor(run);
+    if (refresh || !current.loaded) await current.load(signal, onProgress);
+    return current.element;
+  },
+};

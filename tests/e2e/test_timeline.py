@@ -1,0 +1,289 @@
+"""The Timeline dashboard in the real TensorBoard UI, checked against the timeline routes."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import parse_qs, quote, urlparse
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+from playwright.sync_api import Frame, FrameLocator, Page, Route, expect  # noqa: E402
+
+RUN = "ddp_traced"
+PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
+# Operators every torch.profiler trace of a model with nn.Linear layers holds, in preference order.
+OP_CANDIDATES = ["aten::addmm", "aten::mm", "aten::linear"]
+
+
+def open_timeline(page: Page, server) -> tuple[FrameLocator, Frame]:
+    """Open the PERF tab, switch to the Timeline of RUN and wait for its first view window."""
+    page.goto(f"{server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("tab-timeline").click()
+    plugin.get_by_test_id("run-select").select_option(RUN)
+    frame = page.frame(url=lambda url: "plugin_entry.html" in url)
+    assert frame is not None
+    wait_for_hash(frame, dashboard="timeline", run=RUN)
+    # The first run's timeline shows until RUN's has loaded: wait for RUN's canvas and window.
+    expect(plugin.locator(f'[data-testid=timeline][data-run="{RUN}"] canvas')).to_have_attribute(
+        "data-start", re.compile(r"-?\d+")
+    )
+    return plugin, frame
+
+
+def wait_for_hash(frame: Frame, **expected: str) -> None:
+    frame.wait_for_function(
+        "expected => { const p = new URLSearchParams(location.hash.slice(1));"
+        " return Object.entries(expected).every(([k, v]) => p.get(k) === v); }",
+        arg=expected,
+    )
+
+
+def view_window(plugin: FrameLocator) -> tuple[int, int]:
+    canvas = plugin.get_by_test_id("timeline-canvas")
+    return int(canvas.get_attribute("data-start")), int(canvas.get_attribute("data-end"))
+
+
+def wait_for_window(frame: Frame, condition: str, **values: int) -> tuple[int, int]:
+    """Wait until the canvas window satisfies `condition`, a JS expression of start, end, v."""
+    handle = frame.wait_for_function(
+        f"""v => {{
+            const c = document.querySelector('[data-testid=timeline-canvas]');
+            if (!c || c.dataset.start === undefined) return null;
+            const start = Number(c.dataset.start), end = Number(c.dataset.end);
+            return ({condition}) ? [start, end] : null;
+        }}""",
+        arg=values,
+    )
+    start, end = handle.json_value()
+    return start, end
+
+
+def searched_op(server) -> tuple[str, dict]:
+    """The first candidate operator the run holds, with the search route's own answer for it."""
+    for name in OP_CANDIDATES:
+        result = server.get_json(f"timeline/search?run={RUN}&q={quote(name)}&limit=1000")
+        if result["total"] > 0:
+            return name, result
+    pytest.fail(f"none of {OP_CANDIDATES} is in run {RUN}")
+
+
+def test_step_zoom_search_next_selects_the_match(page, tensorboard_server):
+    plugin, frame = open_timeline(page, tensorboard_server)
+    meta = tensorboard_server.get_json(f"timeline/meta?run={RUN}")
+    canvas = plugin.get_by_test_id("timeline-canvas")
+
+    # Jump to a step in the middle of the run: the view frames exactly that step.
+    index = len(meta["steps"]) // 2
+    step = meta["steps"][index]
+    step_width = step["end"] - step["start"]
+    plugin.get_by_test_id("timeline-step-select").select_option(str(index))
+    start, end = wait_for_window(
+        frame,
+        "start <= v.from && end >= v.to && end - start <= 1.1 * (v.to - v.from)",
+        **{"from": step["start"], "to": step["end"]},
+    )
+
+    # The wheel zooms in around the cursor: the time under it stays put.
+    box = canvas.bounding_box()
+    cursor_x = box["x"] + box["width"] * 0.6
+    before = (start, end)
+    page.mouse.move(cursor_x, box["y"] + 80)
+    page.mouse.wheel(0, -400)
+    start, end = wait_for_window(frame, "end - start < 0.7 * v.width", width=end - start)
+    assert before[0] <= start and end <= before[1]
+
+    # With the canvas focused, W zooms in further and A pans to earlier times.
+    canvas.focus()
+    width = end - start
+    page.keyboard.press("w")
+    start, end = wait_for_window(frame, "end - start < 0.9 * v.width", width=width)
+    page.keyboard.press("a")
+    start, _ = wait_for_window(frame, "start < v.start", start=start)
+    assert end - start < step_width
+
+    # Search: the count is the route's total; Next goes to the first match from the view start.
+    name, result = searched_op(tensorboard_server)
+    matches = result["matches"]
+    view_start = view_window(plugin)[0]
+    expected_index = next((i for i, match in enumerate(matches) if match["start"] >= view_start), 0)
+    expected = matches[expected_index]
+    plugin.get_by_test_id("timeline-search").fill(name)
+    count = plugin.get_by_test_id("timeline-search-count")
+    total = result["total"]
+    expect(count).to_have_text(f"{total:,} {'match' if total == 1 else 'matches'}")
+    plugin.get_by_test_id("timeline-next").click()
+
+    expect(canvas).to_have_attribute("data-selected", f"{expected['rank']}:{expected['id']}")
+    expect(count).to_have_text(f"{expected_index + 1:,} / {total:,}")
+    details = plugin.get_by_test_id("timeline-details")
+    expect(details.locator(".details-title")).to_have_text(expected["name"])
+    start, end = view_window(plugin)
+    assert start <= expected["start"] and expected["start"] + expected["dur"] <= end
+    wait_for_hash(
+        frame, q=name, sel=f"{expected['rank']}:{expected['id']}", start=str(start), end=str(end)
+    )
+
+    # Enter moves on to the next match, Shift+Enter back; both wrap around.
+    search_box = plugin.get_by_test_id("timeline-search")
+    following = matches[(expected_index + 1) % len(matches)]
+    search_box.press("Enter")
+    expect(canvas).to_have_attribute("data-selected", f"{following['rank']}:{following['id']}")
+    search_box.press("Shift+Enter")
+    expect(canvas).to_have_attribute("data-selected", f"{expected['rank']}:{expected['id']}")
+
+
+def test_view_state_is_restored_from_the_hash(page, tensorboard_server):
+    name, result = searched_op(tensorboard_server)
+    match = result["matches"][-1]
+    start, end = match["start"] - 1000, match["start"] + match["dur"] + 1000
+    event = tensorboard_server.get_json(
+        f"timeline/event?run={RUN}&rank={match['rank']}&id={match['id']}"
+    )
+    page.goto(
+        f"{tensorboard_server.url}/data/plugin_entry.html?name=tb_perf"
+        f"#run={RUN}&dashboard=timeline&start={start}&end={end}"
+        f"&sel={match['rank']}:{match['id']}&q={quote(name)}"
+    )
+    canvas = page.get_by_test_id("timeline-canvas")
+    expect(canvas).to_have_attribute("data-start", str(start))
+    expect(canvas).to_have_attribute("data-end", str(end))
+    expect(canvas).to_have_attribute("data-selected", f"{match['rank']}:{match['id']}")
+    expect(page.get_by_test_id("tab-timeline")).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_test_id("timeline-search")).to_have_value(name)
+    expect(page.get_by_test_id("timeline-search-count")).to_contain_text("match")
+    details = page.get_by_test_id("timeline-details")
+    expect(details.locator(".details-title")).to_have_text(event["name"])
+    expect(details).to_contain_text(event["kind"])
+    for key in event["args"]:
+        expect(details.get_by_test_id("timeline-details-args")).to_contain_text(key)
+
+
+def test_tabs_switch_dashboards_and_keep_the_hash(page, tensorboard_server):
+    plugin, frame = open_timeline(page, tensorboard_server)
+    expect(plugin.get_by_test_id("rank-select")).to_be_hidden()
+    expect(plugin.get_by_test_id("tab-timeline")).to_have_attribute("aria-selected", "true")
+
+    plugin.get_by_test_id("tab-overview").click()
+    expect(plugin.get_by_test_id("overview")).to_be_visible()
+    expect(plugin.get_by_test_id("rank-select")).to_be_visible()
+    frame.wait_for_function("!new URLSearchParams(location.hash.slice(1)).has('dashboard')")
+
+    plugin.get_by_test_id("tab-timeline").click()
+    wait_for_hash(frame, dashboard="timeline")
+    expect(plugin.get_by_test_id("timeline-canvas")).to_be_visible()
+
+
+def test_rank_toggles_filter_lanes_tiles_and_hash(page, tensorboard_server):
+    plugin, frame = open_timeline(page, tensorboard_server)
+    meta = tensorboard_server.get_json(f"timeline/meta?run={RUN}")
+    ranks = [rank["rank"] for rank in meta["ranks"]]
+    assert len(ranks) >= 2, "the traced sample run should have two ranks"
+    hidden, shown = ranks[-1], ranks[:-1]
+    toggle = plugin.locator(f'[data-testid=timeline-rank-toggle][data-rank="{hidden}"]')
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+
+    with page.expect_request(lambda r: "/timeline/tiles?" in r.url) as tiles:
+        toggle.click()
+    asked = parse_qs(urlparse(tiles.value.url).query)
+    assert asked["ranks"] == [",".join(map(str, shown))]
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    wait_for_hash(frame, ranks=",".join(map(str, shown)))
+
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    frame.wait_for_function("!new URLSearchParams(location.hash.slice(1)).has('ranks')")
+
+
+def test_tensorboard_reload_refetches_meta_and_tiles(page, tensorboard_server):
+    open_timeline(page, tensorboard_server)
+    with (
+        page.expect_request(lambda r: "/data/plugin/tb_perf/timeline/meta" in r.url),
+        page.expect_request(lambda r: "/data/plugin/tb_perf/timeline/tiles" in r.url),
+    ):
+        page.locator("button.reload-button").click()
+
+
+def test_tile_progress_and_errors_keep_the_view_usable(page, tensorboard_server):
+    answers = iter(
+        [
+            (202, {"progress": {"done_bytes": 10, "total_bytes": 40, "fraction": 0.25}}),
+            (500, {"error": {"code": "internal", "message": "<b>boom</b>"}}),
+        ]
+    )
+
+    def tiles_route(route: Route) -> None:
+        status, body = next(answers, (None, None))
+        if status is None:
+            route.continue_()
+        else:
+            route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+    page.route("**/data/plugin/tb_perf/timeline/tiles?*", tiles_route)
+    plugin, _ = open_timeline(page, tensorboard_server)
+    status = plugin.get_by_test_id("timeline-status")
+    expect(status).to_contain_text("25 %")
+    expect(status).to_contain_text("<b>boom</b> (internal)")
+    expect(status).to_have_attribute("role", "alert")
+
+    # The next view change asks again, now reaching the real server.
+    plugin.get_by_test_id("timeline-canvas").focus()
+    page.keyboard.press("w")
+    expect(status).to_be_hidden()
+
+
+def test_flow_link_jumps_to_the_other_end_and_text_is_escaped(page, tensorboard_server):
+    """CPU-only sample traces have no kernels: give two real events a flow between them."""
+    _, result = searched_op(tensorboard_server)
+    launch, device = result["matches"][0], result["matches"][-1]
+    assert (launch["rank"], launch["id"]) != (device["rank"], device["id"])
+    hostile = '<img src=x onerror="window.hacked = 1">'
+
+    def event_route(route: Route) -> None:
+        event = route.fetch().json()
+        if event["id"] == launch["id"] and event["rank"] == launch["rank"]:
+            other, kind = device, "runtime"
+            event["args"][hostile] = hostile
+        else:
+            other, kind = launch, "kernel"
+        event["kind"] = kind
+        event["flow"] = {k: other[k] for k in ("rank", "id", "lane", "start")}
+        route.fulfill(content_type="application/json", body=json.dumps(event))
+
+    page.route("**/data/plugin/tb_perf/timeline/event?*", event_route)
+    page.goto(
+        f"{tensorboard_server.url}/data/plugin_entry.html?name=tb_perf"
+        f"#run={RUN}&dashboard=timeline&sel={launch['rank']}:{launch['id']}"
+    )
+    details = page.get_by_test_id("timeline-details")
+    expect(details.get_by_test_id("timeline-details-args")).to_contain_text(hostile)
+    expect(page.locator("img")).to_have_count(0)
+    link = details.get_by_test_id("timeline-flow-link")
+    expect(link).to_contain_text(device["name"])
+
+    link.click()
+    canvas = page.get_by_test_id("timeline-canvas")
+    expect(canvas).to_have_attribute("data-selected", f"{device['rank']}:{device['id']}")
+    expect(details).to_contain_text("Launched by")
+    start, end = int(canvas.get_attribute("data-start")), int(canvas.get_attribute("data-end"))
+    assert start <= device["start"] and device["start"] + device["dur"] <= end
+    assert page.evaluate("window.hacked") is None
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_screenshot(page, tensorboard_server, tmp_path, theme):
+    page.emulate_media(color_scheme=theme)
+    plugin, _ = open_timeline(page, tensorboard_server)
+    name, _ = searched_op(tensorboard_server)
+    plugin.get_by_test_id("timeline-step-select").select_option("1")
+    plugin.get_by_test_id("timeline-search").fill(name)
+    plugin.get_by_test_id("timeline-next").click()
+    expect(plugin.get_by_test_id("timeline-details").locator(".details-title")).to_contain_text(
+        name
+    )
+    png = page.screenshot(path=tmp_path / f"timeline-{theme}.png")
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    canvas_png = plugin.get_by_test_id("timeline-canvas").screenshot()
+    assert len(canvas_png) > 10_000
