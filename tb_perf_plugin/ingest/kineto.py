@@ -13,12 +13,15 @@ accelerators. All output times are int64 Unix-epoch nanoseconds on the tracing h
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
+from functools import partial
+from itertools import compress
 from typing import Any
 
 import msgspec
@@ -77,7 +80,7 @@ _COLLECTIVE_NAME = re.compile(
 )
 
 
-class _Args(msgspec.Struct):
+class _Args(msgspec.Struct, gc=False, frozen=True):
     """The arguments tb-perf reads; everything else in `args` is skipped by the decoder."""
 
     correlation: int = -1
@@ -108,22 +111,22 @@ class _Args(msgspec.Struct):
     device_type: int = msgspec.field(default=-1, name="Device Type")
     device_id: int = msgspec.field(default=-1, name="Device Id")
     addr: int = msgspec.field(default=0, name="Addr")
-    # "M" metadata events: process_name / thread_name
-    name: str = ""
-    labels: str = ""
 
 
 _NO_ARGS = _Args()
+_ARGS, _CAT, _NAME = (operator.attrgetter(f) for f in ("args", "cat", "name"))
+_PID, _TID, _TS, _DUR = (operator.attrgetter(f) for f in ("pid", "tid", "ts", "dur"))
+_CORRELATION, _EXTERNAL_ID = (operator.attrgetter(f) for f in ("correlation", "external_id"))
 
 
-class _Slice(msgspec.Struct, tag_field="ph", tag="X"):
+class _Slice(msgspec.Struct, tag_field="ph", tag="X", gc=False):
     name: str = ""
     cat: str = ""
     pid: int | str = 0
     tid: int | str = 0
     ts: float = 0.0
     dur: float = 0.0
-    args: _Args | None = None
+    args: _Args | None = _NO_ARGS  # None only for an explicit `"args": null`
 
 
 class _Begin(_Slice, tag="B"):
@@ -142,17 +145,31 @@ class _InstantOld(_Slice, tag="I"):
     pass
 
 
-class _Metadata(_Slice, tag="M"):
-    pass
+class _MetadataArgs(msgspec.Struct, gc=False, frozen=True):
+    name: str = ""
+    labels: str = ""
+
+
+class _Metadata(msgspec.Struct, tag_field="ph", tag="M", gc=False, frozen=True):
+    """process_name / thread_name / process_labels. Hashable: some traces repeat the same few
+    hundreds of thousands of times, and a set of them drops the repeats at C speed."""
+
+    name: str = ""
+    pid: int | str = 0
+    tid: int | str = 0
+    args: _MetadataArgs | None = None
 
 
 # Phases tb-perf does not read (flows, counters, async, objects, ...): empty Structs, so the
 # decoder skips their fields without building anything. ac2g flows repeat what `correlation`
-# already says.
+# already says. Event Structs are gc=False (they hold no cycles): hundreds of thousands of
+# tracked objects would otherwise set off the cyclic collector again and again while decoding.
 _IGNORED_PHASES = "CbnestfPONDVvRc()"
 _Event = _Slice | _Begin | _End | _Instant | _InstantOld | _Metadata
 for _phase in _IGNORED_PHASES:
-    _Event = _Event | msgspec.defstruct(f"_Ignored{ord(_phase)}", [], tag_field="ph", tag=_phase)
+    _Event = _Event | msgspec.defstruct(
+        f"_Ignored{ord(_phase)}", [], tag_field="ph", tag=_phase, gc=False
+    )
 
 
 class _Outer(msgspec.Struct):
@@ -244,16 +261,18 @@ class _Interner:
 
     def raw_column(self, values: list[msgspec.Raw]) -> np.ndarray:
         """Intern undecoded JSON values (e.g. `[8, 1, 1]`) as their text."""
-        texts = [bytes(v) for v in values]
-        uniques = {t: None for t in texts}
-        lookup = {t: (self.id(t.decode("utf-8", "replace")) if t else -1) for t in uniques}
-        return np.array([lookup[t] for t in texts], dtype=np.int32)
+        texts = list(map(bytes, values))
+        lookup = {
+            t: (self.id(t.decode("utf-8", "replace")) if t else -1) for t in dict.fromkeys(texts)
+        }
+        return np.fromiter(map(lookup.__getitem__, texts), np.int32, len(texts))
 
     def column(self, values: list[str], empty_is_none: bool = True) -> np.ndarray:
-        """Intern a column: unique values once each (a dict pass), then one vectorized take."""
-        uniques = {v: None for v in values}
-        lookup = {v: (-1 if (empty_is_none and v == "") else self.id(v)) for v in uniques}
-        return np.array([lookup[v] for v in values], dtype=np.int32)
+        """Intern a column: unique values once each, then one lookup pass in C."""
+        lookup = {
+            v: (-1 if (empty_is_none and v == "") else self.id(v)) for v in dict.fromkeys(values)
+        }
+        return np.fromiter(map(lookup.__getitem__, values), np.int32, len(values))
 
 
 class _IdMap:
@@ -311,67 +330,85 @@ class _Columns:
         self.events = 0
 
     def add(self, events: list) -> None:
+        """Columns from one chunk of decoded events. Passes over all events run in C (`map`,
+        `compress`): a Python loop per event would cost more than the JSON decode."""
         self.events += len(events)
-        slices = [e for e in events if type(e) is _Slice]
-        durations = [e.dur for e in slices]
-        # Some traces repeat the same few metadata events hundreds of thousands of times.
-        for key in {
-            (e.name, e.pid, e.tid, e.args.name, e.args.labels)
-            for e in events
-            if type(e) is _Metadata and e.args is not None
-        }:
-            self._metadata_event(*key)
+        types = list(map(type, events))
+        present = set(types)
+
+        def of_type(kind: type) -> list:
+            return list(compress(events, map(partial(operator.is_, kind), types)))
+
+        slices = events if present == {_Slice} else of_type(_Slice)
+        durations = list(map(_DUR, slices))
+        if _Metadata in present:
+            for event in set(of_type(_Metadata)):
+                if event.args is not None:
+                    self._metadata_event(event.name, event.pid, event.tid, event.args)
+        if _Begin in present or _End in present:
+            self._pair_begin_end(
+                [e for e in events if type(e) in (_Begin, _End)], slices, durations
+            )
+        if slices:
+            self._add_slices(slices, durations)
+        if _Instant in present or _InstantOld in present:
+            instants = of_type(_Instant) + of_type(_InstantOld)  # ordered by time later
+            memory = list(
+                compress(instants, map(partial(operator.eq, "[memory]"), map(_NAME, instants)))
+            )
+            if memory:
+                self._add_memory(memory)
+
+    def _pair_begin_end(self, events: list, slices: list, durations: list) -> None:
         for event in events:
-            kind = type(event)
-            if kind is _Begin:
+            if type(event) is _Begin:
                 self.open_begins.setdefault(self._thread(event), []).append(event)
-            elif kind is _End:
+            else:
                 stack = self.open_begins.get(self._thread(event))
                 if stack:
                     begin = stack.pop()
                     slices.append(begin)
                     durations.append(event.ts - begin.ts)
-        if slices:
-            self._add_slices(slices, durations)
-        memory = [e for e in events if type(e) in (_Instant, _InstantOld) and e.name == "[memory]"]
-        if memory:
-            self._add_memory(memory)
 
     def _thread(self, event: _Slice) -> tuple[int, int]:
         return (self.ids(event.pid), self.ids(event.tid))
 
     def _metadata_event(
-        self, name: str, pid: int | str, tid: int | str, arg_name: str, labels: str
+        self, name: str, pid: int | str, tid: int | str, args: _MetadataArgs
     ) -> None:
-        if name == "process_name" and arg_name:
-            self.meta.thread_names.setdefault(str(self.ids(pid)), arg_name)
-        elif name == "process_labels" and labels:
-            self.meta.thread_names[str(self.ids(pid))] = labels
-        elif name == "thread_name" and arg_name:
-            self.meta.thread_names[f"{self.ids(pid)}/{self.ids(tid)}"] = arg_name
+        if name == "process_name" and args.name:
+            self.meta.thread_names.setdefault(str(self.ids(pid)), args.name)
+        elif name == "process_labels" and args.labels:
+            self.meta.thread_names[str(self.ids(pid))] = args.labels
+        elif name == "thread_name" and args.name:
+            self.meta.thread_names[f"{self.ids(pid)}/{self.ids(tid)}"] = args.name
 
     def _id_column(self, values: list[int | str]) -> np.ndarray:
+        """pid/tid values to int64, mapping each distinct value once."""
         ids = self.ids
-        return np.array([v if type(v) is int else ids(v) for v in values], dtype=np.int64)
+        lookup = {v: v if type(v) is int else ids(v) for v in dict.fromkeys(values)}
+        return np.fromiter(map(lookup.__getitem__, values), np.int64, len(values))
 
     def _add_slices(self, events: list[_Slice], durations: list[float]) -> None:
         n = len(events)
-        args = [e.args or _NO_ARGS for e in events]
+        args = list(map(_ARGS, events))
+        if None in args:
+            args = [a or _NO_ARGS for a in args]
         strings = self.strings
-        cats = [e.cat for e in events]
+        cats = list(map(_CAT, events))
         kind_of = {c: _KIND_OF_CATEGORY.get(c.lower(), Kind.OTHER) for c in set(cats)}
-        kinds = np.array([kind_of[c] for c in cats], dtype=np.int8)
-        pids = self._id_column([e.pid for e in events])
-        tids = self._id_column([e.tid for e in events])
-        external = np.array([a.external_id for a in args], dtype=np.int64)
+        kinds = np.fromiter(map(kind_of.__getitem__, cats), np.int8, n)
+        pids = self._id_column(list(map(_PID, events)))
+        tids = self._id_column(list(map(_TID, events)))
+        external = np.fromiter(map(_EXTERNAL_ID, args), np.int64, n)
         part = {
-            "start_us": np.array([e.ts for e in events], dtype=np.float64),
+            "start_us": np.fromiter(map(_TS, events), np.float64, n),
             "dur_us": np.array(durations, dtype=np.float64),
             "kind": kinds,
-            "name": strings.column([e.name for e in events], empty_is_none=False),
+            "name": strings.column(list(map(_NAME, events)), empty_is_none=False),
             "pid": pids,
             "tid": tids,
-            "correlation": np.array([a.correlation for a in args], dtype=np.int64),
+            "correlation": np.fromiter(map(_CORRELATION, args), np.int64, n),
             "external_id": external,
         }
         for column, dtype in SLICE_COLUMNS.items():
@@ -381,37 +418,44 @@ class _Columns:
         def fill(index: np.ndarray, column: str, values: list) -> None:
             part[column][index] = values
 
+        def args_of(rows: np.ndarray) -> list[_Args]:
+            return list(map(args.__getitem__, rows.tolist()))
+
+        def values(column: str, of: list[_Args]) -> list:
+            return list(map(operator.attrgetter(column), of))
+
         # 2021 traces spell it "external id" on device events
         missing = np.flatnonzero(external < 0)
-        fill(missing, "external_id", [args[i].external_id_2021 for i in missing])
+        fill(missing, "external_id", values("external_id_2021", args_of(missing)))
         # Device events: lanes are (device, stream) when the args say so ("tid": "stream 7").
         device_rows = np.flatnonzero(np.isin(kinds, DEVICE_KINDS))
-        device_args = [args[i] for i in device_rows]
-        devices = np.array([_as_int(a.device) for a in device_args], dtype=np.int64)
-        streams = np.array([_as_int(a.stream) for a in device_args], dtype=np.int64)
+        device_args = args_of(device_rows)
+        devices = np.array(list(map(_as_int, values("device", device_args))), dtype=np.int64)
+        streams = np.array(list(map(_as_int, values("stream", device_args))), dtype=np.int64)
         pids[device_rows] = np.where(devices >= 0, devices, pids[device_rows])
         tids[device_rows] = np.where(streams >= 0, streams, tids[device_rows])
         kernel_rows = device_rows[kinds[device_rows] == Kind.KERNEL]
-        kernel_args = [args[i] for i in kernel_rows]
-        fill(kernel_rows, "grid", strings.raw_column([a.grid for a in kernel_args]))
-        fill(kernel_rows, "block", strings.raw_column([a.block for a in kernel_args]))
+        kernel_args = args_of(kernel_rows)
+        fill(kernel_rows, "grid", strings.raw_column(values("grid", kernel_args)))
+        fill(kernel_rows, "block", strings.raw_column(values("block", kernel_args)))
         for column in ("registers", "shared_memory", "blocks_per_sm", "warps_per_sm", "occupancy"):
-            fill(kernel_rows, column, [getattr(a, column) for a in kernel_args])
-        comm_rows = np.array([i for i, a in enumerate(args) if a.collective], dtype=np.int64)
-        comm_args = [args[i] for i in comm_rows]
-        fill(comm_rows, "collective", strings.column([a.collective for a in comm_args]))
-        fill(comm_rows, "dtype", strings.column([a.dtype for a in comm_args]))
+            fill(kernel_rows, column, values(column, kernel_args))
+        collectives = values("collective", args)
+        comm_rows = np.flatnonzero(np.fromiter(map(bool, collectives), bool, n))
+        comm_args = args_of(comm_rows)
+        fill(comm_rows, "collective", strings.column(values("collective", comm_args)))
+        fill(comm_rows, "dtype", strings.column(values("dtype", comm_args)))
         fill(
             comm_rows,
             "process_group",
             strings.column([a.process_group or a.process_group_desc for a in comm_args]),
         )
         for column in ("in_nelems", "out_nelems", "group_size"):
-            fill(comm_rows, column, [getattr(a, column) for a in comm_args])
+            fill(comm_rows, column, values(column, comm_args))
         op_rows = np.flatnonzero(kinds == Kind.CPU_OP)
-        op_args = [args[i] for i in op_rows]
-        fill(op_rows, "input_dims", strings.raw_column([a.input_dims for a in op_args]))
-        fill(op_rows, "input_types", strings.raw_column([a.input_types for a in op_args]))
+        op_args = args_of(op_rows)
+        fill(op_rows, "input_dims", strings.raw_column(values("input_dims", op_args)))
+        fill(op_rows, "input_types", strings.raw_column(values("input_types", op_args)))
         self.slice_parts.append(part)
 
     def _add_memory(self, events: list[_Slice]) -> None:
