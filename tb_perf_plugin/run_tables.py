@@ -185,29 +185,39 @@ def _trace_rank(run: Run, path: str, tables: TraceTables) -> tuple[int, str]:
 
 def _collective_instances(traces: list[TraceFile]) -> list[tuple[tuple, int]]:
     """(signature, end) of collectives that end together on every rank: device collective
-    kernels when the rank has any, else blocking host collectives (gloo)."""
+    kernels when the rank has any, else blocking host collectives (gloo). Selected with
+    per-name flags over whole columns; only the chosen rows become Python tuples."""
     device, host = [], []
     for trace in traces:
         t = trace.tables
         names = t.names
-        named_collective = is_collective(names)
-        kinds = np.asarray(t.slices["kind"])
         name_ids = np.asarray(t.slices["name"])
         collective_arg = np.asarray(t.slices["collective"])
-        candidate = named_collective[name_ids] | (collective_arg >= 0)
+        label = np.where(collective_arg >= 0, collective_arg, name_ids)
+        point_to_point = np.array([is_point_to_point(n) for n in names], dtype=bool)
+        gloo = np.array([n.startswith("gloo:") for n in names], dtype=bool)
+        candidate = (is_collective(names)[name_ids] | (collective_arg >= 0)) & ~(
+            point_to_point[name_ids] | point_to_point[label]
+        )
+        on_device = np.isin(np.asarray(t.slices["kind"]), DEVICE_KINDS)
         ends = np.asarray(t.slices["start"]) + np.asarray(t.slices["dur"])
         ends = ends + t.meta.to_collectors_ns
-        for row in np.flatnonzero(candidate):
-            name = names[name_ids[row]]
-            label = names[collective_arg[row]] if collective_arg[row] >= 0 else name
-            if is_point_to_point(name) or is_point_to_point(label):
-                continue
-            group = t.slices["process_group"][row]
-            signature = (label, names[group] if group >= 0 else "", int(t.slices["in_nelems"][row]))
-            if kinds[row] in DEVICE_KINDS:
-                device.append((signature, int(ends[row])))
-            elif name.startswith("gloo:"):
-                host.append((signature, int(ends[row])))
+        groups = np.asarray(t.slices["process_group"])
+        sizes = np.asarray(t.slices["in_nelems"])
+        for rows, out in (
+            (np.flatnonzero(candidate & on_device), device),
+            (np.flatnonzero(candidate & ~on_device & gloo[name_ids]), host),
+        ):
+            out.extend(
+                ((names[lab], names[group] if group >= 0 else "", size), end)
+                for lab, group, size, end in zip(
+                    label[rows].tolist(),
+                    groups[rows].tolist(),
+                    sizes[rows].tolist(),
+                    ends[rows].tolist(),
+                    strict=True,
+                )
+            )
     chosen = device or host
     return sorted(chosen, key=lambda item: item[1])
 

@@ -10,6 +10,7 @@ buckets) keep zoomed-out requests from touching every raw event.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,7 +28,13 @@ KIND_NAMES = {
     SPAN_KIND: "span",
 }  # fmt: skip
 MAX_WIDTH_PX = 8192
-MAX_BOXES = 20_000  # ~1 MB of JSON at ~45 bytes a box
+# One tile answer is at most MAX_TILE_BYTES of JSON (as json.dumps writes it): boxes and their
+# names get BOX_BYTES, counter tracks COUNTER_BYTES, and at most MAX_FLOWS flow arrows (~200
+# bytes each) the rest. Coarser pixel buckets are used until boxes and counters fit.
+MAX_TILE_BYTES = 1_000_000
+BOX_BYTES = 780_000
+COUNTER_BYTES = 100_000
+MAX_FLOWS = 500
 LEVEL_FACTOR = 8
 FINEST_LEVEL_NS = 1_000
 
@@ -94,6 +101,7 @@ class Timeline:
         self.alignments = {r.rank: r.alignment for r in ranks}
         self._strings: dict[str, int] = {}
         self.names: list[str] = []
+        self._name_json_bytes: np.ndarray | None = None  # per name, filled on first use
         self.lanes: list[Lane] = []
         self._lane_index: dict[str, int] = {}
         self.traces: list[TraceTables] = []
@@ -156,13 +164,23 @@ class Timeline:
             kinds = np.asarray(slices["kind"])
             pids, tids = np.asarray(slices["pid"]), np.asarray(slices["tid"])
             on_device = np.isin(kinds, DEVICE_KINDS)
-            lane_of = np.empty(n, dtype=np.int32)
-            keys = np.stack([on_device.astype(np.int64), pids, tids], axis=1)
-            uniques, inverse = np.unique(keys, axis=0, return_inverse=True)
-            for u, (device, pid, tid) in enumerate(uniques.tolist()):
-                lane_of[inverse.reshape(-1) == u] = self._trace_lane(
-                    rank.rank, trace, device, pid, tid
+            # One lane per (host or device, pid, tid): few distinct values, so each column is
+            # coded on its own and the codes combined (np.unique over rows is far slower).
+            pid_values, pid_codes = np.unique(pids, return_inverse=True)
+            tid_values, tid_codes = np.unique(tids, return_inverse=True)
+            combined = (on_device * len(pid_values) + pid_codes) * len(tid_values) + tid_codes
+            lane_keys, lane_codes = np.unique(combined, return_inverse=True)
+            lanes = [
+                self._trace_lane(
+                    rank.rank,
+                    trace,
+                    int(key // len(tid_values) // len(pid_values)),
+                    int(pid_values[key // len(tid_values) % len(pid_values)]),
+                    int(tid_values[key % len(tid_values)]),
                 )
+                for key in lane_keys.tolist()
+            ]
+            lane_of = np.asarray(lanes, dtype=np.int32)[lane_codes.reshape(-1)]
             to_collectors = np.int64(trace.meta.to_collectors_ns)
             parts.append({
                 "start": align(np.asarray(slices["start"]) + to_collectors),
@@ -257,7 +275,7 @@ class Timeline:
         self._lane_index = {lane.id: i for i, lane in enumerate(self.lanes)}
         columns["lane"] = renumber[columns["lane"]] if len(columns["lane"]) else columns["lane"]
         # Rows: nesting depth within each lane.
-        order = np.lexsort((-columns["dur"], columns["start"], columns["lane"]))
+        order = _lane_start_longest_first(columns["lane"], columns["start"], columns["dur"])
         columns = {k: v[order] for k, v in columns.items()}
         rows = np.zeros(len(order), dtype=np.int16)
         lane_bounds = np.searchsorted(columns["lane"], np.arange(len(self.lanes) + 1))
@@ -267,11 +285,14 @@ class Timeline:
                 rows[lo:hi] = nesting_rows(columns["start"][lo:hi], columns["dur"][lo:hi])
                 self.lanes[lane].rows = int(rows[lo:hi].max()) + 1
         columns["row"] = rows
-        order = np.lexsort((columns["start"], rows, columns["lane"]))
+        # (lane, row, start): already in (lane, start) order, so a stable sort by (lane, row)
+        group_key = columns["lane"].astype(np.int64) * 65536 + rows
+        order = np.argsort(group_key, kind="stable")
         self.ev = {k: v[order] for k, v in columns.items()}
         self.n_events = len(order)
-        group_key = self.ev["lane"].astype(np.int64) * 65536 + self.ev["row"]
-        self.group_keys, first = np.unique(group_key, return_index=True)
+        group_key = group_key[order]
+        first = np.flatnonzero(np.concatenate(([True], group_key[1:] != group_key[:-1])))
+        self.group_keys = group_key[first]
         self.group_offsets = np.append(first, self.n_events).astype(np.int64)
         self.end = int((self.ev["start"] + self.ev["dur"]).max()) if self.n_events else 0
         self.counters = {
@@ -356,15 +377,17 @@ class Timeline:
         wanted_lanes = self._lane_mask(ranks)
         group_lanes = (self.group_keys // 65536).astype(np.int64)
         group_rows = (self.group_keys % 65536).astype(np.int64)
+        groups = self._boxes(level, start, end, ns_per_px, wanted_lanes, group_lanes, group_rows)
         factor = 1.0
-        while True:
-            boxes = self._boxes(
-                level, start, end, ns_per_px * factor, wanted_lanes, group_lanes, group_rows
-            )
-            total = sum(len(b["start"]) for b in boxes.values())
-            if total <= MAX_BOXES:
-                break
-            factor *= math.ceil(total / MAX_BOXES) + 1
+        while (size := self._boxes_json_bytes(groups)) > BOX_BYTES:
+            # Too many boxes: merge what was merged again at a coarser pixel (cheaper than
+            # starting over from the level; summary boxes merge like events).
+            factor *= math.ceil(size / BOX_BYTES) + 1
+            groups = [
+                (lane, row, _merge_pixels(*(b[k] for k in _MERGE_KEYS), start, ns_per_px * factor))
+                for lane, row, b in groups
+            ]
+        boxes = _by_lane(groups)
         used_names: dict[int, int] = {}
         lanes_json = []
         single_ids: set[int] = set()
@@ -382,7 +405,7 @@ class Timeline:
             "ns_per_px": ns_per_px * factor,
             "names": [self.names[n] for n in used_names],
             "lanes": lanes_json,
-            "counters": self._counter_points(start, end, ns_per_px, ranks),
+            "counters": self._counters_within_budget(start, end, ns_per_px, ranks),
             "flows": self._flows(single_ids),
         }
 
@@ -395,8 +418,9 @@ class Timeline:
         wanted_lanes: np.ndarray,
         group_lanes: np.ndarray,
         group_rows: np.ndarray,
-    ) -> dict[int, dict[str, np.ndarray]]:
-        out: dict[int, dict[str, list[np.ndarray]]] = {}
+    ) -> list[tuple[int, int, dict[str, np.ndarray]]]:
+        """(lane, row, boxes) of every lane row with boxes in the window."""
+        out = []
         for g in range(len(self.group_keys)):
             lane = int(group_lanes[g])
             if not wanted_lanes[lane]:
@@ -422,11 +446,41 @@ class Timeline:
             if not len(b_start):
                 continue
             merged = _merge_pixels(b_start, b_dur, b_name, b_count, b_event, start, ns_per_px)
-            merged["row"] = np.full(len(merged["start"]), group_rows[g], np.int64)
-            lane_boxes = out.setdefault(lane, {k: [] for k in merged})
-            for key, values in merged.items():
-                lane_boxes[key].append(values)
-        return {lane: {k: np.concatenate(v) for k, v in b.items()} for lane, b in out.items()}
+            out.append((lane, int(group_rows[g]), merged))
+        return out
+
+    def _boxes_json_bytes(self, groups: list[tuple[int, int, dict[str, np.ndarray]]]) -> int:
+        """What the boxes and the names they use take in the answer's JSON."""
+        if self._name_json_bytes is None:
+            self._name_json_bytes = np.array(
+                [len(json.dumps(name)) + 2 for name in self.names], dtype=np.int64
+            )
+        lanes = {lane for lane, _, _ in groups}
+        size = sum(len(self.lanes[lane].id) + _LANE_JSON_OVERHEAD for lane in lanes)
+        for _, row, b in groups:
+            size += sum(_json_list_bytes(b[key]) for key in _MERGE_KEYS)
+            size += (len(str(row)) + 2) * len(b["start"])
+        if groups:
+            used = np.unique(np.concatenate([b["name"] for _, _, b in groups]))
+            size += int(self._name_json_bytes[used].sum())
+        return size
+
+    def _counters_within_budget(
+        self, start: int, end: int, ns_per_px: float, ranks: set[int] | None
+    ) -> list[dict[str, Any]]:
+        factor = 1.0
+        while True:
+            counters = self._counter_points(start, end, ns_per_px * factor, ranks)
+            size = sum(
+                len(c["id"]) + _json_list_bytes(c["t"]) + _json_list_bytes(c["value"]) + 30
+                for c in counters
+            )
+            if size <= COUNTER_BYTES:
+                return [
+                    {"id": c["id"], "t": c["t"].tolist(), "value": c["value"].tolist()}
+                    for c in counters
+                ]
+            factor *= math.ceil(size / COUNTER_BYTES) + 1
 
     def _counter_points(
         self, start: int, end: int, ns_per_px: float, ranks: set[int] | None
@@ -442,9 +496,7 @@ class Timeline:
                 continue
             pixel = ((t - start) // max(ns_per_px, 1)).astype(np.int64)
             last_of_pixel = np.append(np.flatnonzero(np.diff(pixel)), len(pixel) - 1)
-            out.append(
-                {"id": lane_id, "t": t[last_of_pixel].tolist(), "value": v[last_of_pixel].tolist()}
-            )
+            out.append({"id": lane_id, "t": t[last_of_pixel], "value": v[last_of_pixel]})
         return out
 
     def _flows(self, single_ids: set[int]) -> list[dict[str, Any]]:
@@ -460,7 +512,7 @@ class Timeline:
                 "to_lane": self.lanes[int(self.ev["lane"][other])].id,
                 "start": int(self.ev["start"][event]), "end": int(self.ev["start"][other]),
             })  # fmt: skip
-            if len(flows) >= 2000:
+            if len(flows) >= MAX_FLOWS:
                 break
         return flows
 
@@ -570,6 +622,47 @@ class Timeline:
             {"step": step, "start": s - self.origin_ns, "end": e - self.origin_ns}
             for step, (s, e) in sorted(merged.items())
         ]
+
+
+def _lane_start_longest_first(lane: np.ndarray, start: np.ndarray, dur: np.ndarray) -> np.ndarray:
+    """The order by (lane, start, -dur). Two stable argsorts, the second on one int64 key that
+    sorts like (lane, start) (start >= 0 here): np.lexsort over millions of rows is several
+    times slower. Falls back to it where the key would not fit in 63 bits."""
+    if not len(start):
+        return np.zeros(0, dtype=np.int64)
+    start_bits = max(int(start.max()).bit_length(), 1)
+    if int(lane.max()).bit_length() + start_bits > 62:
+        return np.lexsort((-dur, start, lane))
+    by_dur = np.argsort(-dur, kind="stable")
+    key = (lane.astype(np.int64) << start_bits) | start
+    return by_dur[np.argsort(key[by_dur], kind="stable")]
+
+
+_MERGE_KEYS = ("start", "dur", "name", "count", "id")  # _merge_pixels' inputs and outputs
+_LANE_JSON_OVERHEAD = 120  # '{"id": "", "boxes": {"start": [], ...}}'
+
+
+def _by_lane(
+    groups: list[tuple[int, int, dict[str, np.ndarray]]],
+) -> dict[int, dict[str, np.ndarray]]:
+    """Each lane's boxes, its rows one after the other, with their row numbers."""
+    parts: dict[int, list[dict[str, np.ndarray]]] = {}
+    for lane, row, b in groups:
+        parts.setdefault(lane, []).append({**b, "row": np.full(len(b["start"]), row, np.int64)})
+    return {
+        lane: {key: np.concatenate([p[key] for p in rows]) for key in rows[0]}
+        for lane, rows in parts.items()
+    }
+
+
+def _json_list_bytes(values: np.ndarray) -> int:
+    """Length of integer `values` as a JSON list written by json.dumps, "[1, -2]"; never an
+    underestimate."""
+    if not len(values):
+        return 2
+    magnitude = np.abs(values.astype(np.float64))
+    digits = np.floor(np.log10(np.maximum(magnitude, 1.0))).astype(np.int64) + 1
+    return int(digits.sum() + np.count_nonzero(values < 0) + 2 * len(values))
 
 
 def _merge_pixels(

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.ingest.kineto import Kind, read_trace
+from tb_perf_plugin.timeline import _json_list_bytes
 
 SAMPLES = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
 PAIR = "traces/facebookresearch__HolisticTraceAnalysis/tests/data/trace_filter"
@@ -151,3 +152,14 @@ def test_broken_and_unfinished_traces_keep_the_server_up(trace_logdir, make_clie
     assert client.json("timeline/meta", run="v100")["events"] > 0  # the good file still shows
     (trace_logdir / "v100" / "empty.pt.trace.json").write_text(json.dumps({"traceEvents": []}))
     assert client.get("timeline/meta", run="v100").status_code == 200
+
+
+def test_json_size_estimate_never_undercounts():
+    rng = np.random.default_rng(0)
+    for values in (
+        np.array([], dtype=np.int64),
+        np.array([0, -1, 9, 10, 99, 100, -1000, 10**15, 10**15 - 1], dtype=np.int64),
+        rng.integers(-(10**13), 10**13, 5000),
+    ):
+        exact = len(json.dumps(values.tolist()))
+        assert exact <= _json_list_bytes(values) <= exact + 2
