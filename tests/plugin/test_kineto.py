@@ -2,13 +2,16 @@
 
 import gzip
 import json
+import os
+import threading
 
 import msgspec
 import numpy as np
 import pytest
 
 from tb_perf_plugin.errors import Unreadable
-from tb_perf_plugin.ingest.kineto import Kind, read_trace
+from tb_perf_plugin.ingest import kineto
+from tb_perf_plugin.ingest.kineto import NAME_COLUMNS, Kind, _helper_worthwhile, read_trace
 
 HTA = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
 REAL_TRACES = [
@@ -132,3 +135,61 @@ def test_truncated_gzip_and_size_limit(tmp_path, shared_data):
         read_trace(str(cut))
     with pytest.raises(Unreadable, match=r"more than the 1\.0 MB limit"):
         read_trace(str(shared_data / REAL_TRACES[1]), max_bytes=1_000_000)
+
+
+def _same_tables(a, b) -> None:
+    """Equal row for row, names compared as text (string ids may differ)."""
+    assert a.slices.keys() == b.slices.keys() and a.meta.events == b.meta.events
+    for column in a.slices:
+        x, y = np.asarray(a.slices[column]), np.asarray(b.slices[column])
+        if column in NAME_COLUMNS:
+            x = np.array([a.names[i] if i >= 0 else None for i in x], dtype=object)
+            y = np.array([b.names[i] if i >= 0 else None for i in y], dtype=object)
+        assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), column
+    for column in a.memory:
+        assert np.array_equal(a.memory[column], b.memory[column]), column
+    assert a.meta.thread_names == b.meta.thread_names
+    assert a.meta.labels == b.meta.labels and a.meta.problems == b.meta.problems
+
+
+@pytest.mark.parametrize("relative", REAL_TRACES[:4], ids=lambda p: p.rsplit("/", 1)[-1][:30])
+def test_helper_process_reads_the_same_tables(shared_data, relative):
+    """Chunks split with a forked helper give exactly the one-process tables."""
+    path = str(shared_data / relative)
+    alone = read_trace(path, chunk_bytes=256 << 10, helper=False)
+    split = read_trace(path, chunk_bytes=256 << 10, helper=True)
+    _same_tables(alone, split)
+
+
+def test_helper_falls_back_where_chunks_cannot_be_split(tmp_path):
+    """B/E pairs across chunks, and strings holding what looks like an event boundary."""
+    boundary_lookalike = '"}, {"'
+    tricky = [
+        {**EVENT, "ts": float(i), "name": "x" + boundary_lookalike + str(i),
+         "args": {"Input type": [boundary_lookalike]}}
+        for i in range(3000)
+    ]  # fmt: skip
+    begin_end = [{"ph": "B", "name": "outer", "pid": 1, "tid": 2, "ts": 1},
+                 *tricky,
+                 {"ph": "E", "name": "outer", "pid": 1, "tid": 2, "ts": 9000}]  # fmt: skip
+    for events in (tricky, begin_end):
+        path = _write(tmp_path / "t.json", {"traceEvents": events, "tb_perf": {"rank": 3}})
+        alone = read_trace(path, chunk_bytes=16 << 10, helper=False)
+        split = read_trace(path, chunk_bytes=16 << 10, helper=True)
+        _same_tables(alone, split)
+        assert len(alone.slices["start"]) == len(events) - (events is begin_end)
+
+
+def test_helper_only_for_big_traces_from_a_single_threaded_caller(tmp_path, monkeypatch):
+    path = _write(tmp_path / "t.json", {"traceEvents": [EVENT]})
+    assert not _helper_worthwhile(path)  # far below HELPER_MIN_BYTES
+    monkeypatch.setattr(kineto, "HELPER_MIN_BYTES", 0)
+    assert _helper_worthwhile(path) == (threading.active_count() == 1 and os.cpu_count() > 1)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not _helper_worthwhile(path)  # forking beside another thread is unsafe
+    finally:
+        stop.set()
+        other.join()
