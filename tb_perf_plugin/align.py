@@ -152,9 +152,8 @@ def fit(rank: int, method: Method, ref_times: np.ndarray, own_times: np.ndarray)
         residual = diff - (intercept + (drift or 0.0) * x)
         scale = 1.4826 * np.median(np.abs(residual[keep]))
         inliers = np.abs(residual) <= max(OUTLIER_SCALES * scale, MIN_OUTLIER_NS)
-        if (
-            np.array_equal(inliers, keep)
-            or inliers.sum() < max(MIN_COLLECTIVE_PAIRS, 0.75 * len(diff))
+        if np.array_equal(inliers, keep) or inliers.sum() < max(
+            MIN_COLLECTIVE_PAIRS, 0.75 * len(diff)
         ):
             break
         keep = inliers

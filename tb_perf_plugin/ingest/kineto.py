@@ -808,11 +808,15 @@ def _read_header(
 
 
 def _last_cut(buffer: bytearray, end: int) -> re.Match | None:
-    """The last place before `end` that looks like the boundary between two events."""
-    last = None
-    for match in _EVENT_CUT.finditer(buffer, max(0, end - (1 << 20)), end):
-        last = match
-    return last
+    """The last place before `end` that looks like the boundary between two events, searched
+    for in the last 64 KiB, then the last 1 MiB (events are rarely longer)."""
+    for window in (1 << 16, 1 << 20):
+        last = None
+        for match in _EVENT_CUT.finditer(buffer, max(0, end - window), end):
+            last = match
+        if last is not None or window >= end:
+            return last
+    return None
 
 
 def _skip_complete_events(buffer: bytearray) -> bytearray:
