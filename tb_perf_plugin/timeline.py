@@ -293,6 +293,8 @@ class Timeline:
         group_key = group_key[order]
         first = np.flatnonzero(np.concatenate(([True], group_key[1:] != group_key[:-1])))
         self.group_keys = group_key[first]
+        self.group_lanes = self.group_keys // 65536
+        self.group_rows = self.group_keys % 65536
         self.group_offsets = np.append(first, self.n_events).astype(np.int64)
         self.end = int((self.ev["start"] + self.ev["dur"]).max()) if self.n_events else 0
         self.counters = {
@@ -302,6 +304,7 @@ class Timeline:
         for ts, _ in self.counters.values():
             self.end = max(self.end, int(ts.max()) if len(ts) else 0)
         self.partner = self._flow_partners()
+        self.raw_level = self._make_raw_level()
         self.levels = self._build_levels()
 
     def _flow_partners(self) -> np.ndarray:
@@ -333,7 +336,7 @@ class Timeline:
         levels = []
         span = max(self.end, 1)
         bucket = FINEST_LEVEL_NS
-        source = self._raw_level()
+        source = self.raw_level
         while bucket < span and len(source.start) > 4 * len(self.group_keys):
             bucket *= LEVEL_FACTOR
             source = _merge_level(source, bucket, self.group_offsets_of)
@@ -343,7 +346,8 @@ class Timeline:
     def group_offsets_of(self, group_of_box: np.ndarray) -> np.ndarray:
         return np.searchsorted(group_of_box, np.arange(len(self.group_keys) + 1))
 
-    def _raw_level(self) -> _Level:
+    def _make_raw_level(self) -> _Level:
+        """The events themselves as the finest level (each its own box)."""
         starts, durs = self.ev["start"], self.ev["dur"]
         max_dur = np.zeros(len(self.group_keys), dtype=np.int64)
         if self.n_events:
@@ -355,7 +359,7 @@ class Timeline:
             starts,
             durs,
             self.ev["name"],
-            np.ones(self.n_events, np.int64),
+            np.broadcast_to(np.int64(1), (self.n_events,)),  # a count of 1 each, no memory
             np.arange(self.n_events, dtype=np.int64),
             self.group_offsets,
             max_dur,
@@ -370,100 +374,90 @@ class Timeline:
         self, start: int, end: int, width_px: int, ranks: set[int] | None = None
     ) -> dict[str, Any]:
         ns_per_px = max((end - start) / width_px, 1e-9)
-        level = self._raw_level()
+        level = self.raw_level
         for candidate in self.levels:
             if candidate.bucket_ns <= ns_per_px:
                 level = candidate
-        wanted_lanes = self._lane_mask(ranks)
-        group_lanes = (self.group_keys // 65536).astype(np.int64)
-        group_rows = (self.group_keys % 65536).astype(np.int64)
-        groups = self._boxes(level, start, end, ns_per_px, wanted_lanes, group_lanes, group_rows)
+        boxes = self._boxes(level, start, end, ns_per_px, self._lane_mask(ranks))
         factor = 1.0
-        while (size := self._boxes_json_bytes(groups)) > BOX_BYTES:
+        while (size := self._boxes_json_bytes(boxes)) > BOX_BYTES:
             # Too many boxes: merge what was merged again at a coarser pixel (cheaper than
             # starting over from the level; summary boxes merge like events).
             factor *= math.ceil(size / BOX_BYTES) + 1
-            groups = [
-                (lane, row, _merge_pixels(*(b[k] for k in _MERGE_KEYS), start, ns_per_px * factor))
-                for lane, row, b in groups
-            ]
-        boxes = _by_lane(groups)
-        used_names: dict[int, int] = {}
+            boxes = _merge_pixels(boxes, start, ns_per_px * factor)
+        name_ids, names = np.unique(boxes["name"], return_inverse=True)
+        ids = boxes["id"]
         lanes_json = []
-        single_ids: set[int] = set()
-        for lane, b in boxes.items():
-            names = [used_names.setdefault(int(n), len(used_names)) for n in b["name"]]
-            ids = b["id"]
-            single_ids.update(ids[ids >= 0].tolist())
+        for lane, rows in self._lane_runs(boxes["group"]):
             lanes_json.append({"id": self.lanes[lane].id, "boxes": {
-                "start": b["start"].tolist(), "dur": b["dur"].tolist(),
-                "row": b["row"].tolist(), "name": names, "count": b["count"].tolist(),
-                "id": ids.tolist()}})  # fmt: skip
+                "start": boxes["start"][rows].tolist(), "dur": boxes["dur"][rows].tolist(),
+                "row": self.group_rows[boxes["group"][rows]].tolist(),
+                "name": names[rows].tolist(), "count": boxes["count"][rows].tolist(),
+                "id": ids[rows].tolist()}})  # fmt: skip
         return {
             "start": start,
             "end": end,
             "ns_per_px": ns_per_px * factor,
-            "names": [self.names[n] for n in used_names],
+            "names": [self.names[n] for n in name_ids.tolist()],
             "lanes": lanes_json,
             "counters": self._counters_within_budget(start, end, ns_per_px, ranks),
-            "flows": self._flows(single_ids),
+            "flows": self._flows(set(ids[ids >= 0].tolist())),
         }
 
     def _boxes(
-        self,
-        level: _Level,
-        start: int,
-        end: int,
-        ns_per_px: float,
-        wanted_lanes: np.ndarray,
-        group_lanes: np.ndarray,
-        group_rows: np.ndarray,
-    ) -> list[tuple[int, int, dict[str, np.ndarray]]]:
-        """(lane, row, boxes) of every lane row with boxes in the window."""
-        out = []
-        for g in range(len(self.group_keys)):
-            lane = int(group_lanes[g])
-            if not wanted_lanes[lane]:
-                continue
+        self, level: _Level, start: int, end: int, ns_per_px: float, wanted_lanes: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """The level's boxes in the window, of every wanted lane row ("group", in group
+        order), merged at the pixel size."""
+        pieces = []
+        for g in np.flatnonzero(wanted_lanes[self.group_lanes]).tolist():
             lo, hi = int(level.group_offsets[g]), int(level.group_offsets[g + 1])
             if hi <= lo:
                 continue
             s = level.start[lo:hi]
             first = lo + int(np.searchsorted(s, start - int(level.group_max_dur[g]), "left"))
             last = lo + int(np.searchsorted(s, end, "left"))
-            if last <= first:
-                continue
-            sel = slice(first, last)
-            b_start, b_dur = level.start[sel], level.dur[sel]
-            visible = b_start + b_dur >= start
-            if not visible.all():
-                keep = np.flatnonzero(visible)
-                b_start, b_dur = b_start[keep], b_dur[keep]
-                b_name, b_count = level.name[sel][keep], level.count[sel][keep]
-                b_event = level.event[sel][keep]
-            else:
-                b_name, b_count, b_event = level.name[sel], level.count[sel], level.event[sel]
-            if not len(b_start):
-                continue
-            merged = _merge_pixels(b_start, b_dur, b_name, b_count, b_event, start, ns_per_px)
-            out.append((lane, int(group_rows[g]), merged))
-        return out
+            if last > first:
+                pieces.append((g, first, last))
+        rows = np.concatenate(
+            [np.arange(first, last) for _, first, last in pieces] or [np.zeros(0, np.int64)]
+        )
+        group = np.repeat(
+            np.array([g for g, _, _ in pieces], dtype=np.int64),
+            [last - first for _, first, last in pieces],
+        )
+        visible = level.start[rows] + level.dur[rows] >= start
+        rows, group = rows[visible], group[visible]
+        boxes = {
+            "start": level.start[rows], "dur": level.dur[rows], "name": level.name[rows],
+            "count": level.count[rows], "id": level.event[rows], "group": group,
+        }  # fmt: skip
+        return _merge_pixels(boxes, start, ns_per_px)
 
-    def _boxes_json_bytes(self, groups: list[tuple[int, int, dict[str, np.ndarray]]]) -> int:
-        """What the boxes and the names they use take in the answer's JSON."""
+    def _lane_runs(self, group: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """(lane, rows of its boxes) per lane, boxes being in group (so lane) order."""
+        lanes = self.group_lanes[group]
+        starts = np.flatnonzero(np.concatenate(([True], lanes[1:] != lanes[:-1])))
+        bounds = np.append(starts, len(lanes))
+        return [
+            (int(lanes[a]), np.arange(a, b))
+            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)
+        ]
+
+    def _boxes_json_bytes(self, boxes: dict[str, np.ndarray]) -> int:
+        """What the boxes and the names they use take in the answer's JSON (a bound)."""
         if self._name_json_bytes is None:
             self._name_json_bytes = np.array(
                 [len(json.dumps(name)) + 2 for name in self.names], dtype=np.int64
             )
-        lanes = {lane for lane, _, _ in groups}
+        n = len(boxes["start"])
+        if n == 0:
+            return 0
+        lanes = np.unique(self.group_lanes[boxes["group"]]).tolist()
         size = sum(len(self.lanes[lane].id) + _LANE_JSON_OVERHEAD for lane in lanes)
-        for _, row, b in groups:
-            size += sum(_json_list_bytes(b[key]) for key in _MERGE_KEYS)
-            size += (len(str(row)) + 2) * len(b["start"])
-        if groups:
-            used = np.unique(np.concatenate([b["name"] for _, _, b in groups]))
-            size += int(self._name_json_bytes[used].sum())
-        return size
+        size += sum(_json_digits(boxes[key]) for key in ("start", "dur", "name", "count", "id"))
+        size += _json_digits(self.group_rows[boxes["group"]]) + 2 * 6 * n  # row; ", " each
+        return size + int(self._name_json_bytes[np.unique(boxes["name"])].sum())
 
     def _counters_within_budget(
         self, start: int, end: int, ns_per_px: float, ranks: set[int] | None
@@ -472,9 +466,10 @@ class Timeline:
         while True:
             counters = self._counter_points(start, end, ns_per_px * factor, ranks)
             size = sum(
-                len(c["id"]) + _json_list_bytes(c["t"]) + _json_list_bytes(c["value"]) + 30
+                len(c["id"]) + 40 + _json_digits(c["t"]) + _json_digits(c["value"])
+                + 4 * len(c["t"])
                 for c in counters
-            )
+            )  # fmt: skip
             if size <= COUNTER_BYTES:
                 return [
                     {"id": c["id"], "t": c["t"].tolist(), "value": c["value"].tolist()}
@@ -485,18 +480,23 @@ class Timeline:
     def _counter_points(
         self, start: int, end: int, ns_per_px: float, ranks: set[int] | None
     ) -> list[dict[str, Any]]:
+        """Per counter lane, the point before the window and the last point in each pixel:
+        found by bisecting at the pixel edges, so the cost follows the pixels, not the
+        points."""
+        ns_per_px = max(ns_per_px, 1.0)
+        edges = start + ns_per_px * np.arange(1, math.ceil((end - start) / ns_per_px) + 1)
         out = []
         for lane_id, (ts, values) in self.counters.items():
             if ranks is not None and self.lanes[self._lane_index[lane_id]].rank not in ranks:
                 continue
             lo = max(int(np.searchsorted(ts, start, "left")) - 1, 0)
             hi = int(np.searchsorted(ts, end, "right"))
-            t, v = ts[lo:hi], values[lo:hi]
-            if not len(t):
+            if hi <= lo:
                 continue
-            pixel = ((t - start) // max(ns_per_px, 1)).astype(np.int64)
-            last_of_pixel = np.append(np.flatnonzero(np.diff(pixel)), len(pixel) - 1)
-            out.append({"id": lane_id, "t": t[last_of_pixel], "value": v[last_of_pixel]})
+            t = ts[lo:hi]
+            last_in_pixel = np.searchsorted(t, edges, "left") - 1
+            keep = np.unique(np.concatenate(([0], last_in_pixel[last_in_pixel >= 0])))
+            out.append({"id": lane_id, "t": t[keep], "value": values[lo:hi][keep]})
         return out
 
     def _flows(self, single_ids: set[int]) -> list[dict[str, Any]]:
@@ -638,65 +638,46 @@ def _lane_start_longest_first(lane: np.ndarray, start: np.ndarray, dur: np.ndarr
     return by_dur[np.argsort(key[by_dur], kind="stable")]
 
 
-_MERGE_KEYS = ("start", "dur", "name", "count", "id")  # _merge_pixels' inputs and outputs
 _LANE_JSON_OVERHEAD = 120  # '{"id": "", "boxes": {"start": [], ...}}'
 
 
-def _by_lane(
-    groups: list[tuple[int, int, dict[str, np.ndarray]]],
-) -> dict[int, dict[str, np.ndarray]]:
-    """Each lane's boxes, its rows one after the other, with their row numbers."""
-    parts: dict[int, list[dict[str, np.ndarray]]] = {}
-    for lane, row, b in groups:
-        parts.setdefault(lane, []).append({**b, "row": np.full(len(b["start"]), row, np.int64)})
-    return {
-        lane: {key: np.concatenate([p[key] for p in rows]) for key in rows[0]}
-        for lane, rows in parts.items()
-    }
-
-
-def _json_list_bytes(values: np.ndarray) -> int:
-    """Length of integer `values` as a JSON list written by json.dumps, "[1, -2]"; never an
-    underestimate."""
+def _json_digits(values: np.ndarray) -> int:
+    """Characters of the integers `values` as json.dumps writes them; never fewer."""
     if not len(values):
-        return 2
+        return 0
     magnitude = np.abs(values.astype(np.float64))
     digits = np.floor(np.log10(np.maximum(magnitude, 1.0))).astype(np.int64) + 1
-    return int(digits.sum() + np.count_nonzero(values < 0) + 2 * len(values))
+    return int(digits.sum() + np.count_nonzero(values < 0))
 
 
 def _merge_pixels(
-    start: np.ndarray,
-    dur: np.ndarray,
-    name: np.ndarray,
-    count: np.ndarray,
-    event: np.ndarray,
-    origin: int,
-    ns_per_px: float,
+    boxes: dict[str, np.ndarray], origin: int, ns_per_px: float
 ) -> dict[str, np.ndarray]:
-    """Merge neighbouring boxes shorter than a pixel that fall in the same pixel."""
+    """Merge neighbouring boxes of the same group (lane row) shorter than a pixel that fall in
+    the same pixel; a merged box keeps its longest member's name, count sums, id -1."""
+    start, dur, group = boxes["start"], boxes["dur"], boxes["group"]
     n = len(start)
+    if n == 0:
+        return boxes
     pixel = np.floor((start - origin) / ns_per_px).astype(np.int64)
-    small = dur < ns_per_px
-    key = np.where(small, pixel, -2 - np.arange(n))  # big boxes never merge
-    run_starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    key = np.where(dur < ns_per_px, pixel, -2 - np.arange(n))  # big boxes never merge
+    run_starts = np.flatnonzero(
+        np.concatenate(([True], (key[1:] != key[:-1]) | (group[1:] != group[:-1])))
+    )
     if len(run_starts) == n:
-        return {"start": start, "dur": dur, "name": name, "count": count, "id": event}
-    ends = start + dur
-    run_end = np.maximum.reduceat(ends, run_starts)
-    run_count = np.add.reduceat(count, run_starts)
+        return boxes
+    run_end = np.maximum.reduceat(start + dur, run_starts)
     run_max = np.maximum.reduceat(dur, run_starts)
     run_len = np.diff(np.append(run_starts, n))
     is_longest = dur == np.repeat(run_max, run_len)
-    index = np.where(is_longest, np.arange(n), n)
-    longest = np.minimum.reduceat(index, run_starts)
-    single = run_len == 1
+    longest = np.minimum.reduceat(np.where(is_longest, np.arange(n), n), run_starts)
     return {
         "start": start[run_starts],
         "dur": run_end - start[run_starts],
-        "name": name[longest],
-        "count": run_count,
-        "id": np.where(single, event[run_starts], -1),
+        "name": boxes["name"][longest],
+        "count": np.add.reduceat(boxes["count"], run_starts),
+        "id": np.where(run_len == 1, boxes["id"][run_starts], -1),
+        "group": group[run_starts],
     }
 
 

