@@ -185,7 +185,8 @@ def test_rank_toggles_filter_lanes_tiles_and_hash(page, tensorboard_server):
     toggle = plugin.locator(f'[data-testid=timeline-rank-toggle][data-rank="{hidden}"]')
     expect(toggle).to_have_attribute("aria-pressed", "true")
 
-    with page.expect_request(lambda r: "/timeline/tiles?" in r.url) as tiles:
+    # a tile request of the view before the click may still be under way: wait for one with ranks
+    with page.expect_request(lambda r: "/timeline/tiles?" in r.url and "ranks=" in r.url) as tiles:
         toggle.click()
     asked = parse_qs(urlparse(tiles.value.url).query)
     assert asked["ranks"] == [",".join(map(str, shown))]
