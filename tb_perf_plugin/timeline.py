@@ -28,10 +28,9 @@ KIND_NAMES = {
     SPAN_KIND: "span",
 }  # fmt: skip
 MAX_WIDTH_PX = 8192
-# One tile answer is at most MAX_TILE_BYTES of JSON (as json.dumps writes it): boxes and their
-# names get BOX_BYTES, counter tracks COUNTER_BYTES, and at most MAX_FLOWS flow arrows (~200
-# bytes each) the rest. Coarser pixel buckets are used until boxes and counters fit.
-MAX_TILE_BYTES = 1_000_000
+# One tile answer is at most 1 MB of JSON (as json.dumps writes it): boxes and their names get
+# BOX_BYTES, counter tracks COUNTER_BYTES, and at most MAX_FLOWS flow arrows (~200 bytes each)
+# the rest. Coarser pixel buckets are used until boxes and counters fit.
 BOX_BYTES = 780_000
 COUNTER_BYTES = 100_000
 MAX_FLOWS = 500

@@ -485,17 +485,18 @@ class _Columns:
 
     def _add_memory(self, events: list[_Slice], chunk: int) -> None:
         args = [e.args or _NO_ARGS for e in events]
-        self.memory_parts.append((chunk, {
-                "ts_us": np.array([e.ts for e in events], dtype=np.float64),
-                "bytes": np.array([a.bytes for a in args], dtype=np.int64),
-                "total_allocated": np.array([a.total_allocated for a in args], dtype=np.int64),
-                "total_reserved": np.array([a.total_reserved for a in args], dtype=np.int64),
-                "device_type": np.array([a.device_type for a in args], dtype=np.int8),
-                "device_id": np.array([a.device_id for a in args], dtype=np.int16),
-                "addr": np.array([max(a.addr, 0) for a in args], dtype=np.uint64),
-                "pid": self._id_column([e.pid for e in events]),
-                "tid": self._id_column([e.tid for e in events]),
-            }))  # fmt: skip
+        part = {
+            "ts_us": np.array([e.ts for e in events], dtype=np.float64),
+            "bytes": np.array([a.bytes for a in args], dtype=np.int64),
+            "total_allocated": np.array([a.total_allocated for a in args], dtype=np.int64),
+            "total_reserved": np.array([a.total_reserved for a in args], dtype=np.int64),
+            "device_type": np.array([a.device_type for a in args], dtype=np.int8),
+            "device_id": np.array([a.device_id for a in args], dtype=np.int16),
+            "addr": np.array([max(a.addr, 0) for a in args], dtype=np.uint64),
+            "pid": self._id_column([e.pid for e in events]),
+            "tid": self._id_column([e.tid for e in events]),
+        }
+        self.memory_parts.append((chunk, part))
 
     def export(self) -> dict[str, Any]:
         """What another process's `merge` needs (picklable)."""
