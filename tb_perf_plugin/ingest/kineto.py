@@ -628,7 +628,7 @@ def read_trace(
     With `helper` (None: where `_helper_worthwhile` says so), a forked helper process reads the
     same file and decodes every other chunk while this one decodes the rest: both find the same
     chunk boundaries, so nothing but the helper's finished columns crosses between them. About
-    1.8x faster on two cores. A trace the split cannot handle is read again in one process.
+    1.3x faster on two cores. A trace the split cannot handle is read again in one process.
     """
     if helper is None:
         helper = _helper_worthwhile(path)
