@@ -69,6 +69,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
         return {
             "/runs": self._serve_runs,
             "/summary": self._serve_summary,
+            "/breakdown": self._serve_breakdown,
             "/timeline/meta": self._serve_timeline_meta,
             "/timeline/tiles": self._serve_timeline_tiles,
             "/timeline/event": self._serve_timeline_event,
@@ -92,6 +93,12 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_summary(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         return _respond(request, self._service.summary(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_breakdown(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        return _respond(request, self._service.breakdown(args.get("run"), args.get("rank")))
 
     @wrappers.Request.application
     @_json_route

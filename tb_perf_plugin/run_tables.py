@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from .align import Alignment, Method, RankClockEvidence, align_ranks, is_point_to_point
+from .analysis.breakdown import StepBreakdown, activity, breakdown, trace_spans
 from .discovery import Run, now_ns
 from .errors import Unreadable
 from .ingest.cache import TraceCache, ingest_to_cache
@@ -245,6 +246,32 @@ def rank_steps(tables: RunTables, rank: int, traces: list[TraceFile]) -> dict[in
             for s, a, b in zip(own["step"], own["t0"], own["t1"], strict=True)
         }
     return _profiler_steps(traces)
+
+
+MIN_TRACED_FRACTION = 0.9  # a step is broken down when a trace covers this much of it
+
+
+def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
+    """The breakdown of every step a trace covers (at least MIN_TRACED_FRACTION of it; the
+    window is then what the trace covers), per rank with traces; a rank's trace without steps
+    is broken down whole."""
+    out = []
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        if not traces:
+            continue
+        spans = trace_spans([t.tables for t in traces])
+        windows: list[tuple[int | None, int, int]] = []
+        for step, (a, b) in sorted(rank_steps(tables, rank, traces).items()):
+            for first, last in spans:
+                start, end = max(a, first), min(b, last)
+                if end > start and end - start >= MIN_TRACED_FRACTION * (b - a):
+                    windows.append((step, start, end))
+                    break
+        if not windows:
+            windows = [(None, first, last) for first, last in spans]
+        out += breakdown(rank, activity([t.tables for t in traces]), windows)
+    return out
 
 
 def align_run(tables: RunTables) -> dict[int, Alignment]:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from .analysis.breakdown import CATEGORIES
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, now_ns
@@ -26,7 +27,7 @@ from .errors import InvalidArgument, NotFound, TbPerfError
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
 from .ingest.timer import TimerTables
-from .run_tables import RunTables, build_timeline, read_run
+from .run_tables import RunTables, build_timeline, read_run, step_breakdowns
 from .timeline import MAX_WIDTH_PX, Timeline
 
 logger = logging.getLogger(__name__)
@@ -238,6 +239,25 @@ class RunService:
             return tables
         ranks = sorted(set(run.ranks) | set(tables.ranks))
         return _summary_json(run, tables, ranks, self.parse_rank(ranks, rank))
+
+    def breakdown(
+        self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Any] | Progress:
+        """Each traced step's time partitioned by category, per rank (docs/ANALYSIS.md)."""
+        run = self.find_run(run_name)
+        tables = self.tables(run, self._wait(wait_s))
+        if isinstance(tables, Progress):
+            return tables
+        selected = self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
+        steps = [b for b in step_breakdowns(tables) if selected is None or b.rank == selected]
+        ranks = sorted({b.rank for b in steps})
+        return {
+            "run": run.name,
+            "categories": list(CATEGORIES),
+            "ranks": [
+                {"rank": r, "steps": [b.to_json() for b in steps if b.rank == r]} for r in ranks
+            ],
+        }
 
     def timeline_meta(
         self, run_name: str | None, wait_s: float | None = INLINE_WAIT
