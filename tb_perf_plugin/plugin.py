@@ -70,6 +70,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/runs": self._serve_runs,
             "/summary": self._serve_summary,
             "/breakdown": self._serve_breakdown,
+            "/operators": self._serve_operators,
             "/timeline/meta": self._serve_timeline_meta,
             "/timeline/tiles": self._serve_timeline_tiles,
             "/timeline/event": self._serve_timeline_event,
@@ -99,6 +100,15 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_breakdown(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         return _respond(request, self._service.breakdown(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_operators(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.operators(
+            args.get("run"), args.get("rank"), args.get("group_by"), args.get("limit")
+        )
+        return _respond(request, body)
 
     @wrappers.Request.application
     @_json_route

@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from .analysis.breakdown import CATEGORIES
+from .analysis.operators import operator_table
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, now_ns
@@ -36,6 +37,7 @@ DEFAULT_MAX_FILE_BYTES = int(float(os.environ.get("TB_PERF_MAX_FILE_MB", "4096")
 MAX_SERIES_POINTS = 2000
 MAX_SPAN_ROWS = 500
 MAX_SEARCH_RESULTS = 1000
+MAX_OPERATOR_ROWS = 1000
 INLINE_WAIT = -1.0  # as a `wait_s` argument: the service's inline_wait_s; None waits until done
 
 
@@ -257,6 +259,33 @@ class RunService:
             "ranks": [
                 {"rank": r, "steps": [b.to_json() for b in steps if b.rank == r]} for r in ranks
             ],
+        }
+
+    def operators(
+        self,
+        run_name: str | None,
+        rank: str | None = None,
+        group_by: str | None = None,
+        limit: str | None = None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        """Per operator: calls, host and device self/total time (docs/ANALYSIS.md)."""
+        run = self.find_run(run_name)
+        if group_by not in (None, "", "name", "input_dims"):
+            raise InvalidArgument(f"group_by must be 'name' or 'input_dims', not {group_by!r}")
+        count = _int_param(limit, "limit", 1, MAX_OPERATOR_ROWS) if limit else MAX_OPERATOR_ROWS
+        tables = self.tables(run, self._wait(wait_s))
+        if isinstance(tables, Progress):
+            return tables
+        selected = self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
+        traces = [t.tables for t in tables.traces if selected is None or t.rank == selected]
+        table = operator_table(traces, by_input_dims=group_by == "input_dims")
+        return {
+            "run": run.name,
+            "rank": selected,
+            "group_by": "input_dims" if group_by == "input_dims" else "name",
+            "total_rows": len(table),
+            "rows": table.head(count).to_dict(orient="records"),
         }
 
     def timeline_meta(

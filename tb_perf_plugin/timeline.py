@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from .align import Alignment
+from .analysis.nesting import nesting_depth
 from .ingest.kineto import DEVICE_KINDS, Kind, TraceTables
 
 SPAN_KIND = 9  # MyTimer spans, next to ingest's Kind values
@@ -84,15 +85,6 @@ class _Level:
     event: np.ndarray  # event index for single boxes, -1 for merged ones
     group_offsets: np.ndarray  # boxes of group g are [offsets[g], offsets[g+1])
     group_max_dur: np.ndarray
-
-
-def nesting_rows(start: np.ndarray, dur: np.ndarray) -> np.ndarray:
-    """Depth of each interval among properly nested ones (same thread): the number of
-    intervals open at its start. Inputs sorted by (start, -dur)."""
-    end = start + dur
-    started_before = np.arange(len(start))
-    ended_by = np.searchsorted(np.sort(end), start, side="right")
-    return np.maximum(started_before - ended_by, 0).astype(np.int16)
 
 
 class Timeline:
@@ -281,7 +273,8 @@ class Timeline:
         for lane in range(len(self.lanes)):
             lo, hi = lane_bounds[lane], lane_bounds[lane + 1]
             if hi > lo:
-                rows[lo:hi] = nesting_rows(columns["start"][lo:hi], columns["dur"][lo:hi])
+                start = columns["start"][lo:hi]
+                rows[lo:hi] = nesting_depth(start, start + columns["dur"][lo:hi])
                 self.lanes[lane].rows = int(rows[lo:hi].max()) + 1
         columns["row"] = rows
         # (lane, row, start): already in (lane, start) order, so a stable sort by (lane, row)

@@ -1,0 +1,136 @@
+"""Operator view: per operator (aten ops and `record_function` annotations), calls, host
+self/total time and device self/total time. Formulas: docs/ANALYSIS.md.
+
+Host ops nest per thread; an op's self time is its duration minus its direct children's.
+Device work (kernels, memcpy, memset) is attributed through `correlation` to the runtime call
+that launched it, and from there to the innermost op around that call on the same thread: that
+op's device self time. Device total sums device self over the op and everything nested in it.
+Pure functions over trace tables, vectorized per nesting depth.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..ingest.kineto import DEVICE_KINDS, Kind, TraceTables
+from .breakdown import HOST_WORK_KINDS
+from .nesting import nesting_depth
+
+OPERATOR_COLUMNS = [
+    "name", "input_dims", "calls", "host_total_ns", "host_self_ns", "device_total_ns",
+    "device_self_ns",
+]  # fmt: skip
+
+
+def _nesting(
+    thread: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For events sorted by (thread, start, -duration), each one's depth (the events of its
+    thread open when it starts) and the index of its direct parent (-1 at the top): the last
+    event one level up that started before it and is still open when it starts."""
+    n = len(start)
+    depth = np.zeros(n, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
+    bounds = np.flatnonzero(np.concatenate(([True], thread[1:] != thread[:-1], [True])))
+    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        s, e = start[lo:hi], end[lo:hi]
+        depth[lo:hi] = d = nesting_depth(s, e)
+        for level in range(1, int(d.max(initial=0)) + 1):
+            children = np.flatnonzero(d == level)
+            candidates = np.flatnonzero(d == level - 1)
+            # the parent is the last shallower event that started before the child
+            at = np.searchsorted(candidates, children, side="right") - 1
+            found = at >= 0
+            p = candidates[at[found]]
+            # open when the child starts (a launch timed by the driver may end a little after
+            # its op: the two clocks differ by a few hundred ns)
+            inside = e[p] > s[children[found]]
+            parent[lo + children[found][inside]] = lo + p[inside]
+    return depth, parent
+
+
+def _window_marker(trace: TraceTables) -> np.ndarray:
+    """Per name: the profiler's own window annotation ("PyTorch Profiler (0)"), not an op."""
+    return np.array([n.startswith("PyTorch Profiler") for n in trace.names], dtype=bool)
+
+
+def operator_events(trace: TraceTables) -> pd.DataFrame:
+    """One row per host op of the trace: name, input_dims (string ids), start, duration, and
+    its host self, device self and device total time."""
+    slices = trace.slices
+    kinds = np.asarray(slices["kind"])
+    start = np.asarray(slices["start"])
+    dur = np.asarray(slices["dur"])
+    thread = np.asarray(slices["pid"]).astype(np.int64) * (1 << 32) + np.asarray(slices["tid"])
+    # host ops and the runtime calls inside them nest together (a launch's op is around it)
+    host = np.flatnonzero(np.isin(kinds, (*HOST_WORK_KINDS, Kind.RUNTIME)))
+    order = host[np.lexsort((-dur[host], start[host], thread[host]))]
+    depth, parent = _nesting(thread[order], start[order], start[order] + dur[order])
+    is_op = np.isin(kinds[order], HOST_WORK_KINDS)
+
+    # direct children's time comes off the parent's self time
+    self_host = dur[order].astype(np.int64).copy()
+    has_parent = parent >= 0
+    np.subtract.at(self_host, parent[has_parent], dur[order][has_parent])
+
+    # device time: device event -> its launch (same correlation) -> the launch's innermost op
+    device_self = np.zeros(len(order), dtype=np.int64)
+    correlation = np.asarray(slices["correlation"])
+    device = np.flatnonzero(np.isin(kinds, DEVICE_KINDS) & (kinds != Kind.GPU_ANNOTATION))
+    launch_rows = np.flatnonzero((kinds[order] == Kind.RUNTIME) & (correlation[order] >= 0))
+    if len(device) and len(launch_rows):
+        launch_corr = correlation[order][launch_rows]
+        by_corr = np.argsort(launch_corr, kind="stable")
+        pos = np.searchsorted(launch_corr[by_corr], correlation[device])
+        pos = np.minimum(pos, len(by_corr) - 1)
+        matched = launch_corr[by_corr][pos] == correlation[device]
+        launch = launch_rows[by_corr[pos[matched]]]
+        owner = parent[launch]
+        known = owner >= 0
+        np.add.at(device_self, owner[known], dur[device[matched]][known])
+    device_total = device_self.copy()
+    for level in range(int(depth.max(initial=0)), 0, -1):
+        rows = np.flatnonzero((depth == level) & has_parent)
+        np.add.at(device_total, parent[rows], device_total[rows])
+
+    ops = np.flatnonzero(is_op & ~_window_marker(trace)[np.asarray(slices["name"])[order]])
+    rows = order[ops]
+    return pd.DataFrame({
+        "name": np.asarray(slices["name"])[rows],
+        "input_dims": np.asarray(slices["input_dims"])[rows],
+        "start": start[rows],
+        "dur": dur[rows],
+        "host_self_ns": self_host[ops],
+        "device_self_ns": device_self[ops],
+        "device_total_ns": device_total[ops],
+    })  # fmt: skip
+
+
+def operator_table(traces: list[TraceTables], by_input_dims: bool = False) -> pd.DataFrame:
+    """OPERATOR_COLUMNS per operator name (and input shapes), over the traces, sorted by
+    device self time, then host self time."""
+    parts = []
+    for trace in traces:
+        events = operator_events(trace)
+        names = np.array(trace.names, dtype=object)
+        events["name"] = names[events["name"].to_numpy()]
+        dims = events["input_dims"].to_numpy()
+        events["input_dims"] = np.where(dims >= 0, names[np.maximum(dims, 0)], "")
+        parts.append(events)
+    if not parts:
+        return pd.DataFrame(columns=OPERATOR_COLUMNS)
+    events = pd.concat(parts, ignore_index=True)
+    keys = ["name", "input_dims"] if by_input_dims else ["name"]
+    table = events.groupby(keys, sort=False).agg(
+        calls=("dur", "size"),
+        host_total_ns=("dur", "sum"),
+        host_self_ns=("host_self_ns", "sum"),
+        device_total_ns=("device_total_ns", "sum"),
+        device_self_ns=("device_self_ns", "sum"),
+    )
+    table = table.reset_index()
+    if not by_input_dims:
+        table["input_dims"] = ""
+    table = table.sort_values(["device_self_ns", "host_self_ns"], ascending=False, kind="stable")
+    return table[OPERATOR_COLUMNS].reset_index(drop=True)

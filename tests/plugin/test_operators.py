@@ -1,0 +1,108 @@
+"""Operator view: host self time and calls against torch.profiler's own key_averages() on a
+profile made here, device time attributed through launches on real GPU traces, nesting."""
+
+import os
+
+import numpy as np
+import pytest
+
+from tb_perf_plugin.analysis.nesting import nesting_depth
+from tb_perf_plugin.analysis.operators import operator_table
+from tb_perf_plugin.ingest.kineto import DEVICE_KINDS, Kind, read_trace
+
+TRACES = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
+GPU_TRACES = [
+    "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/"
+    "worker0.1623143089861.pt.trace.json.gz",
+    f"{TRACES}/df_index_resolver/df_index_resolver.json.gz",
+    f"{TRACES}/nccl_parser_config/nccl_data.json.gz",
+]
+
+
+def test_nesting_depth_with_back_to_back_and_zero_length_events():
+    # outer [0,10) holds a [0,4), then c [4,6) right after a, with the zero-length b [4,4) at
+    # its start (open c holds it), and d [6,6) right after c; e [10,12) follows outer
+    start = np.array([0, 0, 4, 4, 6, 10])  # outer, a, c, b, d, e: by (start, -duration)
+    end = np.array([10, 4, 6, 4, 6, 12])
+    assert nesting_depth(start, end).tolist() == [0, 1, 1, 2, 1, 0]
+
+
+@pytest.fixture(scope="module")
+def cpu_profile(tmp_path_factory):
+    """A few training steps of a small model under torch.profiler, exported as a trace."""
+    torch = pytest.importorskip("torch")
+    from torch.profiler import ProfilerActivity, profile, record_function
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.ReLU(), torch.nn.Linear(256, 2))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    x, y = torch.randn(128, 64), torch.randint(0, 2, (128,))
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+        for _ in range(5):
+            with record_function("train_step"):
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+                loss.backward()
+                optimizer.step()
+                optimizer.zero_grad()
+    logdir = tmp_path_factory.mktemp("profile")
+    (logdir / "cpu").mkdir()
+    prof.export_chrome_trace(str(logdir / "cpu" / "worker0.1.pt.trace.json"))
+    return logdir, prof.key_averages()
+
+
+def test_host_self_time_and_calls_match_key_averages(cpu_profile, make_client):
+    logdir, averages = cpu_profile
+    answer = make_client(logdir).json("operators", run="cpu")
+    rows = {row["name"]: row for row in answer["rows"]}
+    assert answer["total_rows"] == len(rows) == len(averages)
+    for average in averages:
+        row = rows[average.key]
+        assert row["calls"] == average.count, average.key
+        for ours, theirs in (
+            (row["host_self_ns"] / 1000, average.self_cpu_time_total),
+            (row["host_total_ns"] / 1000, average.cpu_time_total),
+        ):
+            assert ours == pytest.approx(theirs, rel=0.01, abs=0.5), average.key
+        assert row["device_self_ns"] == row["device_total_ns"] == 0
+
+
+def test_grouping_by_input_shapes(cpu_profile, make_client):
+    logdir, _ = cpu_profile
+    client = make_client(logdir)
+    by_name = {r["name"]: r for r in client.json("operators", run="cpu")["rows"]}
+    by_shape = client.json("operators", run="cpu", group_by="input_dims")["rows"]
+    addmm = [r for r in by_shape if r["name"] == "aten::addmm"]
+    assert {r["input_dims"] for r in addmm} == {"[[256], [128, 64], [64, 256], [], []]",
+                                                "[[2], [128, 256], [256, 2], [], []]"}  # fmt: skip
+    assert sum(r["calls"] for r in addmm) == by_name["aten::addmm"]["calls"] == 10
+    error = client.json("operators", expect=400, run="cpu", group_by="stack")
+    assert "group_by" in error["error"]["message"]
+    assert len(client.json("operators", run="cpu", limit=3)["rows"]) == 3
+
+
+@pytest.mark.parametrize("relative", GPU_TRACES, ids=lambda p: p.rsplit("/", 1)[-1][:24])
+def test_every_device_event_is_attributed_to_an_op(shared_data, relative):
+    trace = read_trace(str(shared_data / relative))
+    kinds = trace.slices["kind"]
+    device = np.isin(kinds, DEVICE_KINDS) & (kinds != Kind.GPU_ANNOTATION)
+    table = operator_table([trace])
+    assert table["device_self_ns"].sum() == trace.slices["dur"][device].sum() > 0
+    assert (table["device_total_ns"] >= table["device_self_ns"]).all()
+    assert (table["host_self_ns"] <= table["host_total_ns"]).all()
+    steps = table[table["name"].str.startswith("ProfilerStep#")]
+    if len(steps):  # a step's device total is what its ops launched
+        assert steps["device_total_ns"].sum() <= table["device_self_ns"].sum()
+        assert steps["device_self_ns"].sum() < steps["device_total_ns"].sum()
+
+
+def test_operators_of_a_gpu_run_per_rank(tmp_path, shared_data, make_client):
+    (tmp_path / "nccl").mkdir()
+    os.symlink(shared_data / GPU_TRACES[2], tmp_path / "nccl" / "rank0.pt.trace.json.gz")
+    rows = make_client(tmp_path).json("operators", run="nccl", rank=0)["rows"]
+    device = [r["device_self_ns"] for r in rows]
+    assert device == sorted(device, reverse=True) and device[0] > 0
+    by_name = {r["name"]: r for r in rows}
+    # the NCCL kernel's launch sits in nccl:all_reduce, itself inside record_param_comms
+    assert by_name["nccl:all_reduce"]["device_self_ns"] > 0
+    comms = by_name["record_param_comms"]
+    assert comms["device_self_ns"] == 0 < comms["device_total_ns"]
