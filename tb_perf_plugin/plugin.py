@@ -71,6 +71,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/summary": self._serve_summary,
             "/breakdown": self._serve_breakdown,
             "/operators": self._serve_operators,
+            "/kernels": self._serve_kernels,
             "/timeline/meta": self._serve_timeline_meta,
             "/timeline/tiles": self._serve_timeline_tiles,
             "/timeline/event": self._serve_timeline_event,
@@ -108,6 +109,13 @@ class TbPerfPlugin(base_plugin.TBPlugin):
         body = self._service.operators(
             args.get("run"), args.get("rank"), args.get("group_by"), args.get("limit")
         )
+        return _respond(request, body)
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_kernels(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.kernels(args.get("run"), args.get("rank"), args.get("limit"))
         return _respond(request, body)
 
     @wrappers.Request.application

@@ -17,9 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .analysis.breakdown import CATEGORIES
+from .analysis.kernels import bucket_means, device_metrics, kernel_table
 from .analysis.operators import operator_table
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
@@ -286,6 +288,47 @@ class RunService:
             "group_by": "input_dims" if group_by == "input_dims" else "name",
             "total_rows": len(table),
             "rows": table.head(count).to_dict(orient="records"),
+        }
+
+    def kernels(
+        self,
+        run_name: str | None,
+        rank: str | None = None,
+        limit: str | None = None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        """Per kernel name statistics, and per trace and device GPU utilization and est. SM
+        efficiency over time (docs/ANALYSIS.md)."""
+        run = self.find_run(run_name)
+        count = _int_param(limit, "limit", 1, MAX_OPERATOR_ROWS) if limit else MAX_OPERATOR_ROWS
+        tables = self.tables(run, self._wait(wait_s))
+        if isinstance(tables, Progress):
+            return tables
+        selected = self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
+        traces = [t for t in tables.traces if selected is None or t.rank == selected]
+        table = kernel_table([t.tables for t in traces])
+        devices = []
+        for trace in traces:
+            for metrics in device_metrics(trace.tables):
+                edges = np.array([t for t, _ in metrics.utilization], dtype=np.int64)
+                devices.append({
+                    "rank": trace.rank,
+                    "trace": os.path.relpath(trace.path, run.path),
+                    "device": metrics.device,
+                    "bucket_ns": metrics.bucket_ns,
+                    "start_ns": [str(t) for t in edges.tolist()],
+                    "utilization": [round(u, 6) for _, u in metrics.utilization],
+                    "est_sm_efficiency": [
+                        round(v, 6) for v in bucket_means(metrics.sm_efficiency, edges)
+                    ] + [0.0],
+                    "tensor_core_pct": round(metrics.tensor_core_pct, 3),
+                })  # fmt: skip
+        return {
+            "run": run.name,
+            "rank": selected,
+            "total_rows": len(table),
+            "rows": table.head(count).replace({np.nan: None}).to_dict(orient="records"),
+            "devices": devices,
         }
 
     def timeline_meta(

@@ -1,0 +1,177 @@
+"""Kernel view and GPU metrics: per kernel name statistics, GPU utilization over time and the
+estimated SM efficiency of kernel intervals. Formulas: docs/ANALYSIS.md.
+
+Tensor-Core use is guessed from kernel names (the trace does not say): NVIDIA's cuBLAS / cuDNN /
+CUTLASS naming (`h884`, `s1688`, `xmma`, `tensorop`, `gmma`, ...) and AMD's matrix-core kernels
+(`mfma`, Tensile `_MI32x32x8`). Pure functions over trace tables.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..ingest.kineto import Kind, TraceTables
+from .breakdown import Intervals
+
+# PyProf's list (NVIDIA/PyProf prof/tc.py), plus later NVIDIA and AMD names.
+_TENSOR_CORE_NAME = re.compile(
+    r"h884|s884|h1688|s1688|hmma|i8816|16816|c1688|dgrad_1x1_stride_2x2|"
+    r"first_layer_wgrad_kernel|conv1x1|conv2d_c1_k1|direct_group|xmma|tensorop|gmma|nvjet|"
+    r"mfma|_MI\d+x\d+x\d+",
+    re.IGNORECASE,
+)
+KERNEL_COLUMNS = [
+    "name", "calls", "total_ns", "mean_ns", "min_ns", "max_ns", "pct_of_kernel_time",
+    "tensor_cores", "mean_blocks_per_sm", "mean_est_occupancy_pct", "est_sm_efficiency",
+]  # fmt: skip
+MAX_UTILIZATION_BUCKETS = 100
+
+
+def uses_tensor_cores(name: str) -> bool:
+    """A guess from the kernel's name; see the module docstring."""
+    return bool(_TENSOR_CORE_NAME.search(name))
+
+
+def _kernels(trace: TraceTables) -> pd.DataFrame:
+    slices = trace.slices
+    rows = np.flatnonzero(np.asarray(slices["kind"]) == Kind.KERNEL)
+    return pd.DataFrame({
+        "name": np.array(trace.names, dtype=object)[np.asarray(slices["name"])[rows]],
+        "device": np.asarray(slices["pid"])[rows],
+        "start": np.asarray(slices["start"])[rows],
+        "dur": np.asarray(slices["dur"])[rows],
+        "blocks_per_sm": np.asarray(slices["blocks_per_sm"], dtype=np.float64)[rows],
+        "occupancy": np.asarray(slices["occupancy"], dtype=np.float64)[rows],
+    })  # fmt: skip
+
+
+def _weighted_mean(values: pd.Series, weights: pd.Series) -> float | None:
+    """Duration-weighted mean over the kernels that report the value (>= 0)."""
+    known = values >= 0
+    total = weights[known].sum()
+    return float((values[known] * weights[known]).sum() / total) if total > 0 else None
+
+
+def kernel_table(traces: list[TraceTables]) -> pd.DataFrame:
+    """KERNEL_COLUMNS per kernel name, by total time. SM efficiency and occupancy are None
+    where the trace does not carry `blocks per SM` / `est. achieved occupancy %`."""
+    kernels = pd.concat([_kernels(t) for t in traces], ignore_index=True) if traces else None
+    if kernels is None or kernels.empty:
+        return pd.DataFrame(columns=KERNEL_COLUMNS)
+    kernels["sm_efficiency"] = kernels["blocks_per_sm"].clip(upper=1.0)
+    grand_total = kernels["dur"].sum()
+    rows = []
+    for name, group in kernels.groupby("name", sort=False):
+        dur = group["dur"]
+        total = int(dur.sum())
+        rows.append({
+            "name": name,
+            "calls": len(group),
+            "total_ns": total,
+            "mean_ns": total // len(group),
+            "min_ns": int(dur.min()),
+            "max_ns": int(dur.max()),
+            "pct_of_kernel_time": 100.0 * total / grand_total if grand_total else 0.0,
+            "tensor_cores": uses_tensor_cores(name),
+            "mean_blocks_per_sm": _weighted_mean(group["blocks_per_sm"], dur),
+            "mean_est_occupancy_pct": _weighted_mean(group["occupancy"], dur),
+            "est_sm_efficiency": _weighted_mean(group["sm_efficiency"], dur),
+        })  # fmt: skip
+    table = pd.DataFrame(rows, columns=KERNEL_COLUMNS)
+    return table.sort_values("total_ns", ascending=False, kind="stable").reset_index(drop=True)
+
+
+@dataclass
+class DeviceMetrics:
+    """GPU metrics of one device over one trace window."""
+
+    device: int
+    window: tuple[int, int]
+    bucket_ns: int
+    utilization: list[tuple[int, float]]  # (bucket start, busy fraction), then (window end, 0)
+    sm_efficiency: list[tuple[int, int, float]]  # (start, end, estimate) where kernels run
+    tensor_core_pct: float  # of kernel time, by name heuristics
+
+
+def trace_window(trace: TraceTables) -> tuple[int, int]:
+    """The profiler's window annotation ("PyTorch Profiler (N)") if the trace has one, else
+    the span of its events."""
+    starts, durs = np.asarray(trace.slices["start"]), np.asarray(trace.slices["dur"])
+    marker_ids = [i for i, n in enumerate(trace.names) if n.startswith("PyTorch Profiler (")]
+    rows = np.flatnonzero(np.isin(np.asarray(trace.slices["name"]), marker_ids))
+    if len(rows):
+        return int(starts[rows].min()), int((starts[rows] + durs[rows]).max())
+    return int(starts.min()), int((starts + durs).max())
+
+
+def _bucket_ns(span_ns: int) -> int:
+    """A power of ten of microseconds giving at most MAX_UTILIZATION_BUCKETS buckets."""
+    bucket_us = 1
+    while span_ns / 1000 / bucket_us > MAX_UTILIZATION_BUCKETS:
+        bucket_us *= 10
+    return bucket_us * 1000
+
+
+def device_metrics(trace: TraceTables) -> list[DeviceMetrics]:
+    """Per device of the trace: utilization per bucket, SM efficiency per kernel interval."""
+    kernels = _kernels(trace)
+    if kernels.empty:
+        return []
+    first, last = trace_window(trace)
+    bucket = _bucket_ns(last - first)
+    count = max(int((last - first) / bucket), 1)
+    edges = first + bucket * np.arange(count + 1, dtype=np.int64)
+    edges[-1] = last  # the last bucket takes the remainder
+    out = []
+    for device, group in kernels.groupby("device", sort=True):
+        start = group["start"].to_numpy(np.int64)
+        end = start + group["dur"].to_numpy(np.int64)
+        busy = Intervals.union(start, end).measure_within(edges[:-1], edges[1:])
+        fractions = busy / np.diff(edges)
+        utilization = [(int(t), float(f)) for t, f in zip(edges[:-1], fractions, strict=True)]
+        utilization.append((int(last), 0.0))
+        blocks = group["blocks_per_sm"].to_numpy(np.float64)
+        known = blocks > 0
+        dur = group["dur"].to_numpy(np.int64)
+        tensor = group["name"].map(uses_tensor_cores).to_numpy(bool)
+        out.append(DeviceMetrics(
+            int(device), (first, last), bucket, utilization,
+            sm_efficiency_ranges(start[known], end[known], blocks[known]),
+            100.0 * dur[tensor].sum() / dur.sum() if dur.sum() else 0.0,
+        ))  # fmt: skip
+    return out
+
+
+def bucket_means(ranges: list[tuple[int, int, float]], edges: np.ndarray) -> np.ndarray:
+    """Time-weighted mean of a piecewise-constant value (0 outside `ranges`) per bucket
+    [edges[k], edges[k+1])."""
+    if not ranges:
+        return np.zeros(len(edges) - 1)
+    start, end, value = (np.array(column) for column in zip(*ranges, strict=True))
+    # integral from -inf to each edge, summed over ranges
+    covered = np.clip(edges[:, None], start[None, :], end[None, :]) - start[None, :]
+    integral = (covered * value[None, :]).sum(axis=1)
+    return np.diff(integral) / np.diff(edges)
+
+
+def sm_efficiency_ranges(
+    start: np.ndarray, end: np.ndarray, blocks_per_sm: np.ndarray
+) -> list[tuple[int, int, float]]:
+    """Est. SM efficiency over time: where kernels run, the blocks per SM of all running
+    kernels summed, capped at 1 (every SM has at least one block)."""
+    if not len(start):
+        return []
+    times = np.concatenate([start, end])
+    deltas = np.concatenate([blocks_per_sm, -blocks_per_sm])
+    is_end = np.concatenate([np.zeros(len(start), bool), np.ones(len(end), bool)])
+    order = np.lexsort((is_end, times))  # a start before an end at the same time
+    times, level = times[order], np.cumsum(deltas[order])
+    ranges = []
+    for k in range(len(times) - 1):
+        if times[k + 1] > times[k] and level[k] > 1e-12:
+            ranges.append((int(times[k]), int(times[k + 1]), float(min(level[k], 1.0))))
+    return ranges

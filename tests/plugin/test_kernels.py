@@ -1,0 +1,88 @@
+"""Kernel view and GPU metrics: the old plugin's golden GPU-metrics pair, kernel statistics on a
+real trace, Tensor-Core name heuristics, and the kernels route."""
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from tb_perf_plugin.analysis.kernels import device_metrics, kernel_table, uses_tensor_cores
+from tb_perf_plugin.ingest.kineto import Kind, read_trace
+
+GOLDEN = "traces/pytorch__kineto/tb_plugin/test"
+V100 = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
+V100_TRACE = "worker0.1623143089861.pt.trace.json.gz"
+
+
+def test_gpu_metrics_match_the_golden_pair(shared_data):
+    """The expected file was scaled by hand (utilization x100, SM efficiency x10) and starts
+    each series with a (1, 0) baseline pair: both undone here."""
+    (metrics,) = device_metrics(read_trace(str(shared_data / GOLDEN / "gpu_metrics_input.json")))
+    expected = json.loads((shared_data / GOLDEN / "gpu_metrics_expected.json").read_text())
+    counters = [e for e in expected["traceEvents"] if e.get("ph") == "C"]
+
+    def series(name: str, key: str, scale: float) -> list[tuple[int, float]]:
+        points = [(e["ts"], e["args"][key] / scale) for e in counters if e["name"] == name]
+        assert [v * scale for _, v in points[:2]] == [1, 0]  # the baseline pair
+        return points[2:]
+
+    utilization = series("GPU 0 Utilization", "GPU Utilization", 100)
+    assert len(utilization) == len(metrics.utilization) == 14
+    for (t, value), (ours_t, ours) in zip(utilization, metrics.utilization, strict=True):
+        assert ours_t == t * 1000 and ours == pytest.approx(value, abs=1e-6)
+    efficiency = series("GPU 0 Est. SM Efficiency", "Est. SM Efficiency", 10)
+    ours = [p for s, e, v in metrics.sm_efficiency for p in ((s, v), (e, 0.0))]
+    assert len(ours) == len(efficiency) == 60
+    for (t, value), (ours_t, ours_value) in zip(efficiency, ours, strict=True):
+        assert ours_t == t * 1000 and ours_value == pytest.approx(value, abs=1e-6)
+
+
+def test_kernel_table_on_a_real_trace(shared_data):
+    trace = read_trace(str(shared_data / V100 / V100_TRACE))
+    kernels = trace.slices["kind"] == Kind.KERNEL
+    table = kernel_table([trace])
+    assert table["calls"].sum() == kernels.sum()
+    assert table["total_ns"].sum() == trace.slices["dur"][kernels].sum()
+    assert table["pct_of_kernel_time"].sum() == pytest.approx(100.0)
+    assert table["total_ns"].is_monotonic_decreasing
+    assert (table["min_ns"] <= table["mean_ns"]).all() and (
+        table["mean_ns"] <= table["max_ns"]
+    ).all()
+    occupancy = table["mean_est_occupancy_pct"].dropna()
+    assert len(occupancy) and ((occupancy >= 0) & (occupancy <= 100)).all()
+    efficiency = table["est_sm_efficiency"].dropna()
+    assert len(efficiency) and ((efficiency > 0) & (efficiency <= 1)).all()
+
+
+@pytest.mark.parametrize(
+    ("name", "tensor_cores"),
+    [
+        ("volta_h884gemm_64x64_ldg8_nn", True),
+        ("sm80_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x32", True),
+        ("cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4", True),
+        ("Cijk_Alik_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0", True),
+        ("volta_sgemm_128x32_nt", False),
+        ("void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>", False),
+    ],
+)
+def test_tensor_core_name_heuristics(name, tensor_cores):
+    assert uses_tensor_cores(name) is tensor_cores
+
+
+def test_kernels_route(tmp_path, shared_data, make_client):
+    (tmp_path / "v100").mkdir()
+    os.symlink(shared_data / V100 / V100_TRACE, tmp_path / "v100" / V100_TRACE)
+    client = make_client(tmp_path)
+    answer = client.json("kernels", run="v100", limit=5)
+    assert answer["total_rows"] > 5 == len(answer["rows"])
+    (device,) = answer["devices"]
+    assert device["rank"] == 0 and device["device"] == 0
+    assert len(device["start_ns"]) == len(device["utilization"]) == len(device["est_sm_efficiency"])
+    assert len(device["utilization"]) <= 101
+    assert all(0 <= u <= 1 for u in device["utilization"])
+    assert all(0 <= e <= 1 for e in device["est_sm_efficiency"])
+    assert max(device["utilization"]) > 0.3
+    assert client.json("kernels", run="v100", rank=0)["rows"][0] == answer["rows"][0]
+    starts = np.array(device["start_ns"], dtype=np.int64)
+    assert (np.diff(starts) > 0).all()
