@@ -69,6 +69,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
         return {
             "/runs": self._serve_runs,
             "/summary": self._serve_summary,
+            "/findings": self._serve_findings,
             "/breakdown": self._serve_breakdown,
             "/operators": self._serve_operators,
             "/kernels": self._serve_kernels,
@@ -95,6 +96,11 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_summary(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         return _respond(request, self._service.summary(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_findings(self, request: wrappers.Request) -> wrappers.Response:
+        return _respond(request, self._service.findings(request.args.get("run")))
 
     @wrappers.Request.application
     @_json_route

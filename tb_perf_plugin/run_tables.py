@@ -17,7 +17,10 @@ import numpy as np
 import pandas as pd
 
 from .align import Alignment, Method, RankClockEvidence, align_ranks, is_point_to_point
-from .analysis.breakdown import StepBreakdown, activity, breakdown, trace_spans
+from .analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
+from .analysis.findings import DATA_SPAN, AnalysisInputs, Finding, find_all
+from .analysis.kernels import kernel_table
+from .analysis.operators import operator_table
 from .discovery import Run, now_ns
 from .errors import Unreadable
 from .ingest.cache import TraceCache, ingest_to_cache
@@ -272,6 +275,67 @@ def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
             windows = [(None, first, last) for first, last in spans]
         out += breakdown(rank, activity([t.tables for t in traces]), windows)
     return out
+
+
+_SYNC_CALL = re.compile(r"Synchronize|^(cuda|hip)Memcpy$")
+
+
+def _sync_ns(tables: RunTables, breakdowns: list[StepBreakdown]) -> dict[tuple, int]:
+    """(rank, step) -> time in blocking host-device synchronization calls within the step."""
+    out = {}
+    for rank in {b.rank for b in breakdowns}:
+        starts, ends = [], []
+        for trace in (t for t in tables.traces if t.rank == rank):
+            t = trace.tables
+            sync = np.array([bool(_SYNC_CALL.search(n)) for n in t.names], dtype=bool)
+            rows = np.flatnonzero(sync[np.asarray(t.slices["name"])])
+            start = np.asarray(t.slices["start"])[rows] + t.meta.to_collectors_ns
+            starts.append(start)
+            ends.append(start + np.asarray(t.slices["dur"])[rows])
+        union = Intervals.union(np.concatenate(starts), np.concatenate(ends))
+        mine = [b for b in breakdowns if b.rank == rank]
+        within = union.measure_within(
+            np.array([b.start_ns for b in mine]),
+            np.array([b.start_ns + b.duration_ns for b in mine]),
+        )
+        out.update({(rank, b.step): int(ns) for b, ns in zip(mine, within, strict=True)})
+    return out
+
+
+def run_findings(tables: RunTables) -> list[Finding]:
+    """The findings of a run (docs/FINDINGS.md), from its timer files and traces."""
+    breakdowns = step_breakdowns(tables)
+    step_times, data_spans, operators, profiling = {}, {}, {}, {}
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        profiling[rank] = _profiler_boundary_steps(traces)
+        steps = rank_steps(tables, rank, traces)
+        if steps:
+            step_times[rank] = pd.DataFrame(
+                [(s, a, b) for s, (a, b) in sorted(steps.items())], columns=["step", "t0", "t1"]
+            )
+        spans = tables.spans[tables.spans["rank"] == rank]
+        top = spans[(spans["parent"] <= 0) & spans["name"].str.contains(DATA_SPAN)]
+        if len(top):
+            data_spans[rank] = (top["t1"] - top["t0"]).groupby(top["step"]).sum()
+        if traces:
+            operators[rank] = operator_table([t.tables for t in traces])
+    return find_all(AnalysisInputs(
+        step_times, data_spans, breakdowns, operators,
+        kernel_table([t.tables for t in tables.traces]), _sync_ns(tables, breakdowns), profiling,
+    ))  # fmt: skip
+
+
+def _profiler_boundary_steps(traces: list[TraceFile]) -> set[int]:
+    """Steps that `profile_steps` made slower: the warm-up step before a window (the profiler
+    is prepared), its first step (started) and the step after it (stopped, trace exported)."""
+    steps = set()
+    for trace in traces:
+        info = trace.tables.meta.tb_perf or {}
+        first, last = info.get("first_step"), info.get("last_step")
+        if isinstance(first, int) and isinstance(last, int):
+            steps |= {first - 1, first, last + 1}
+    return steps
 
 
 def align_run(tables: RunTables) -> dict[int, Alignment]:

@@ -30,7 +30,7 @@ from .errors import InvalidArgument, NotFound, TbPerfError
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
 from .ingest.timer import TimerTables
-from .run_tables import RunTables, build_timeline, read_run, step_breakdowns
+from .run_tables import RunTables, build_timeline, read_run, run_findings, step_breakdowns
 from .timeline import MAX_WIDTH_PX, Timeline
 
 logger = logging.getLogger(__name__)
@@ -243,6 +243,16 @@ class RunService:
             return tables
         ranks = sorted(set(run.ranks) | set(tables.ranks))
         return _summary_json(run, tables, ranks, self.parse_rank(ranks, rank))
+
+    def findings(
+        self, run_name: str | None, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Any] | Progress:
+        """What slows the run down, most severe first (docs/FINDINGS.md)."""
+        run = self.find_run(run_name)
+        tables = self.tables(run, self._wait(wait_s))
+        if isinstance(tables, Progress):
+            return tables
+        return {"run": run.name, "findings": [f.to_json() for f in run_findings(tables)]}
 
     def breakdown(
         self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT

@@ -18,8 +18,8 @@ from .breakdown import HOST_WORK_KINDS
 from .nesting import nesting_depth
 
 OPERATOR_COLUMNS = [
-    "name", "input_dims", "calls", "host_total_ns", "host_self_ns", "device_total_ns",
-    "device_self_ns",
+    "name", "input_dims", "annotation", "calls", "host_total_ns", "host_self_ns",
+    "device_total_ns", "device_self_ns",
 ]  # fmt: skip
 
 
@@ -56,8 +56,9 @@ def _window_marker(trace: TraceTables) -> np.ndarray:
 
 
 def operator_events(trace: TraceTables) -> pd.DataFrame:
-    """One row per host op of the trace: name, input_dims (string ids), start, duration, and
-    its host self, device self and device total time."""
+    """One row per host op of the trace: name, input_dims (string ids), whether it is a user
+    annotation (`record_function`), start, duration, and its host self, device self and
+    device total time."""
     slices = trace.slices
     kinds = np.asarray(slices["kind"])
     start = np.asarray(slices["start"])
@@ -99,6 +100,7 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     return pd.DataFrame({
         "name": np.asarray(slices["name"])[rows],
         "input_dims": np.asarray(slices["input_dims"])[rows],
+        "annotation": kinds[rows] == Kind.USER_ANNOTATION,
         "start": start[rows],
         "dur": dur[rows],
         "host_self_ns": self_host[ops],
@@ -123,6 +125,7 @@ def operator_table(traces: list[TraceTables], by_input_dims: bool = False) -> pd
     events = pd.concat(parts, ignore_index=True)
     keys = ["name", "input_dims"] if by_input_dims else ["name"]
     table = events.groupby(keys, sort=False).agg(
+        annotation=("annotation", "first"),
         calls=("dur", "size"),
         host_total_ns=("dur", "sum"),
         host_self_ns=("host_self_ns", "sum"),

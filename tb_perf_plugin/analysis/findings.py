@@ -1,0 +1,382 @@
+"""Findings: what slows the run down, with evidence and a fix. The contract is
+docs/FINDINGS.md; thresholds live in `Thresholds` (documented defaults, one place).
+
+Every rule has a threshold on the share of step time *and* a minimum effect size, so a clean
+run on a noisy machine stays quiet. Pure functions of the inputs below.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .breakdown import StepBreakdown
+
+SCHEMA_VERSION = 1
+SEVERITIES = ("info", "warning", "critical")
+# MyTimer spans that stand for input loading when the run has no trace
+DATA_SPAN = re.compile(r"data|load|batch|input|fetch", re.IGNORECASE)
+_NOT_A_HOTSPOT = re.compile(r"DataLoader|gloo:|nccl|c10d::|record_param_comms", re.IGNORECASE)
+_MATMUL_KERNEL = re.compile(r"gemm|conv|matmul|wgrad|dgrad|xmma|mfma|cutlass|Cijk_", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Defaults of every rule (docs/FINDINGS.md explains each)."""
+
+    warmup_steps: int = 2  # first steps of a rank left out of step statistics
+    data_loading_warning: float = 0.15  # median share of step time
+    data_loading_critical: float = 0.40
+    data_loading_min_ns: int = 500_000  # median data time per step
+    communication_warning: float = 0.30  # median exposed share
+    communication_critical: float = 0.50
+    communication_min_ns: int = 1_000_000
+    sync_warning: float = 0.05  # median share of step time in synchronizing calls
+    sync_min_ns: int = 200_000
+    host_bound_device_busy: float = 0.50  # device busy share below this...
+    host_bound_runtime: float = 0.10  # ...and runtime share above this
+    host_bound_min_idle_ns: int = 1_000_000
+    hotspot_info: float = 0.10  # one operator's self time over traced step time
+    hotspot_warning: float = 0.50  # and at least hotspot_dominance x the next operator
+    hotspot_dominance: float = 3.0
+    outlier_ratio: float = 1.5  # step time over the median...
+    outlier_z: float = 5.0  # ...and robust z-score...
+    outlier_min_excess_ns: int = 20_000_000  # ...and this much longer (scheduler hiccups are not)
+    outlier_min_steps: int = 5
+    variability_info: float = 0.25  # robust coefficient of variation
+    variability_warning: float = 0.50
+    variability_min_steps: int = 10
+    variability_min_spread_ns: int = 1_000_000  # robust standard deviation of step time
+    matmul_share: float = 0.30  # of kernel time, for compute_efficiency
+    tensor_core_low_pct: float = 10.0
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+@dataclass
+class Finding:
+    kind: str
+    severity: str
+    title: str
+    evidence: dict[str, dict[str, Any]]  # name -> {"value", "unit"}
+    recommendation: str
+    view: dict[str, Any]  # {"tab": ..., "params": {...}}
+    ranks: list[int] = field(default_factory=list)
+    steps: list[int] = field(default_factory=list)
+    time_range_ns: list[str] | None = None  # [start, end] as decimal strings
+    scope: str = ""  # what `key` distinguishes within the kind (an op name, a rank)
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def key(self) -> str:
+        """Stable across runs: run comparison matches findings by it."""
+        return f"{self.kind}:{self.scope}" if self.scope else self.kind
+
+    def to_json(self) -> dict[str, Any]:
+        body = asdict(self)
+        body.pop("scope")
+        return {"key": self.key, **body}
+
+
+@dataclass
+class AnalysisInputs:
+    """What the rules read, per rank (times in ns on the rank's clock)."""
+
+    step_times: dict[int, pd.DataFrame]  # step, t0, t1
+    data_spans: dict[int, pd.Series]  # step -> time in top-level data-loading spans (MyTimer)
+    breakdowns: list[StepBreakdown]
+    operators: dict[int, pd.DataFrame]  # operator_table rows of the rank's traces
+    kernels: pd.DataFrame  # kernel_table rows of all traces
+    sync_ns: dict[tuple[int, int | None], int]  # (rank, step) -> time in sync calls
+    # steps our own profiler slowed down (window start/stop), left out of step statistics
+    profiler_steps: dict[int, set[int]] = field(default_factory=dict)
+
+
+def _evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
+    return {
+        name: {"value": round(v, 4) if isinstance(v, float) else v, "unit": unit}
+        for name, (v, unit) in values.items()
+    }
+
+
+def _severity(value: float, warning: float, critical: float | None = None) -> str | None:
+    if critical is not None and value >= critical:
+        return "critical"
+    if value >= warning:
+        return "warning"
+    return None
+
+
+def _steady(inputs: AnalysisInputs, rank: int, thresholds: Thresholds) -> pd.DataFrame:
+    """The rank's steps after warm-up, without those our profiler slowed down."""
+    ordered = inputs.step_times[rank].sort_values("step", kind="stable")
+    ordered = ordered.iloc[thresholds.warmup_steps :]
+    return ordered[~ordered["step"].isin(inputs.profiler_steps.get(rank, set()))]
+
+
+def _robust(values: np.ndarray) -> tuple[float, float]:
+    """Median and robust standard deviation (1.4826 MAD, at least 1 % of the median)."""
+    median = float(np.median(values))
+    spread = 1.4826 * float(np.median(np.abs(values - median)))
+    return median, max(spread, 0.01 * median, 1.0)
+
+
+def _by_rank(breakdowns: list[StepBreakdown]) -> dict[int, list[StepBreakdown]]:
+    out: dict[int, list[StepBreakdown]] = {}
+    for b in breakdowns:
+        out.setdefault(b.rank, []).append(b)
+    return out
+
+
+def _share(steps: list[StepBreakdown], category: str) -> tuple[float, float]:
+    """Median share of step time and median time of a breakdown category."""
+    ns = np.array([s.ns[category] for s in steps], dtype=np.float64)
+    duration = np.array([max(s.duration_ns, 1) for s in steps], dtype=np.float64)
+    return float(np.median(ns / duration)), float(np.median(ns))
+
+
+def data_loading(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    out = []
+    traced = _by_rank(inputs.breakdowns)
+    for rank in sorted(set(traced) | set(inputs.data_spans)):
+        if rank in traced and any(s.ns["dataloader"] for s in traced[rank]):
+            share, median_ns = _share(traced[rank], "dataloader")
+            source = "DataLoader ops in the trace"
+        elif rank in inputs.data_spans and rank in inputs.step_times:
+            steps = _steady(inputs, rank, t)
+            data = inputs.data_spans[rank].reindex(steps["step"]).fillna(0).to_numpy(np.float64)
+            duration = (steps["t1"] - steps["t0"]).to_numpy(np.float64)
+            if not len(duration):
+                continue
+            share = float(np.median(data / np.maximum(duration, 1)))
+            median_ns = float(np.median(data))
+            source = "MyTimer data-loading spans"
+        else:
+            continue
+        severity = _severity(share, t.data_loading_warning, t.data_loading_critical)
+        if severity is None or median_ns < t.data_loading_min_ns:
+            continue
+        out.append(Finding(
+            "data_loading", severity,
+            f"Rank {rank} spends {share:.0%} of each step waiting for input data",
+            _evidence(median_share=(share, "fraction"), median_time=(int(median_ns), "ns"),
+                      source=(source, "")),
+            "Load data in parallel: DataLoader(num_workers=N) with N up to the CPU cores per "
+            "GPU, pin_memory=True, persistent_workers=True and prefetch_factor; move decoding "
+            "and augmentation off the training process (or to the GPU).",
+            {"tab": "overview", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def communication(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    out = []
+    for rank, steps in sorted(_by_rank(inputs.breakdowns).items()):
+        share, median_ns = _share(steps, "communication")
+        severity = _severity(share, t.communication_warning, t.communication_critical)
+        if severity is None or median_ns < t.communication_min_ns:
+            continue
+        total = float(np.median([s.communication_total_ns for s in steps]))
+        overlap = float(np.median([s.overlap_ns for s in steps]))
+        worst = max(steps, key=lambda s: s.ns["communication"])
+        out.append(Finding(
+            "communication", severity,
+            f"Rank {rank} waits on communication for {share:.0%} of each step",
+            _evidence(median_exposed_share=(share, "fraction"),
+                      median_exposed=(int(median_ns), "ns"), median_total=(int(total), "ns"),
+                      overlap_of_total=(overlap / total if total else 0.0, "fraction")),
+            "Overlap communication with compute: DDP bucket_cap_mb and gradient_as_bucket_view, "
+            "FSDP prefetching, fewer/larger collectives; check for a straggling rank or slow "
+            "interconnect (NCCL_DEBUG=INFO).",
+            {"tab": "timeline", "params": {"step": worst.step, "rank": rank}},
+            ranks=[rank], steps=[s.step for s in steps if s.step is not None][:50],
+            time_range_ns=[str(worst.start_ns), str(worst.start_ns + worst.duration_ns)],
+            scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def sync_point(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    out = []
+    for rank, steps in sorted(_by_rank(inputs.breakdowns).items()):
+        sync = np.array([inputs.sync_ns.get((rank, s.step), 0) for s in steps], np.float64)
+        duration = np.array([max(s.duration_ns, 1) for s in steps], np.float64)
+        share = float(np.median(sync / duration))
+        if share < t.sync_warning or float(np.median(sync)) < t.sync_min_ns:
+            continue
+        out.append(Finding(
+            "sync_point", "warning",
+            f"Rank {rank} blocks on host-device synchronization for {share:.0%} of each step",
+            _evidence(median_share=(share, "fraction"), median_time=(int(np.median(sync)), "ns")),
+            "Remove synchronizations inside the step: .item(), .cpu(), .tolist(), printing "
+            "tensors, torch.cuda.synchronize(); keep values on the GPU, log every N steps, and "
+            "use non_blocking=True copies from pinned memory.",
+            {"tab": "timeline", "params": {"rank": rank, "q": "Synchronize"}},
+            ranks=[rank], scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def host_bound(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    out = []
+    for rank, steps in sorted(_by_rank(inputs.breakdowns).items()):
+        device = [s for s in steps if s.ns["compute"] + s.ns["memcpy"] + s.ns["memset"] > 0]
+        if not device:
+            continue  # CPU-only training: not a GPU waiting on its host
+        busy = np.median([
+            (s.ns["compute"] + s.ns["communication"] + s.ns["memcpy"] + s.ns["memset"])
+            / max(s.duration_ns, 1)
+            for s in device
+        ])  # fmt: skip
+        runtime, _ = _share(device, "runtime")
+        idle = float(np.median([s.duration_ns * (1 - busy) for s in device]))
+        if busy >= t.host_bound_device_busy or runtime < t.host_bound_runtime:
+            continue
+        if idle < t.host_bound_min_idle_ns:
+            continue
+        out.append(Finding(
+            "host_bound", "warning",
+            f"Rank {rank}'s GPU is busy only {busy:.0%} of each step: the host cannot feed it",
+            _evidence(median_device_busy=(float(busy), "fraction"),
+                      median_runtime_share=(runtime, "fraction")),
+            "Launch fewer, larger kernels: torch.compile (kernel fusion) or CUDA graphs "
+            "(torch.compile(mode='reduce-overhead')), larger batches, fused optimizers "
+            "(foreach/fused=True); avoid Python work between kernel launches.",
+            {"tab": "timeline", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    out = []
+    traced = _by_rank(inputs.breakdowns)
+    for rank, table in sorted(inputs.operators.items()):
+        steps = traced.get(rank, [])
+        traced_ns = sum(s.duration_ns for s in steps)
+        if table.empty or traced_ns <= 0:
+            continue
+        # operators, not annotations; collectives and data loading have rules of their own
+        ops = table[~table["annotation"] & ~table["name"].str.contains(_NOT_A_HOTSPOT)]
+        self_ns = np.maximum(ops["host_self_ns"], ops["device_self_ns"]).to_numpy(np.float64)
+        if not len(self_ns):
+            continue
+        order = np.argsort(-self_ns)
+        top, share = order[0], self_ns[order[0]] / traced_ns
+        runner_up = self_ns[order[1]] / traced_ns if len(order) > 1 else 0.0
+        if share < t.hotspot_info:
+            continue
+        dominant = share >= t.hotspot_warning and share >= t.hotspot_dominance * runner_up
+        name = str(ops["name"].iloc[top])
+        out.append(Finding(
+            "hotspot", "warning" if dominant else "info",
+            f"{name} takes {share:.0%} of rank {rank}'s traced step time",
+            _evidence(share=(float(share), "fraction"), next_share=(float(runner_up), "fraction"),
+                      self_time=(int(self_ns[top]), "ns"), calls=(int(ops["calls"].iloc[top]), "")),
+            f"Look at {name}: its input shapes (Operators, grouped by input shapes) and its "
+            "kernels; for a custom op consider torch.compile, a fused implementation or AMP.",
+            {"tab": "operators", "params": {"rank": rank, "q": name}},
+            ranks=[rank], scope=f"{name}@rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def step_outlier(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    out = []
+    for rank in sorted(inputs.step_times):
+        steps = _steady(inputs, rank, t)
+        if len(steps) < t.outlier_min_steps:
+            continue
+        duration = (steps["t1"] - steps["t0"]).to_numpy(np.float64)
+        median, spread = _robust(duration)
+        z = (duration - median) / spread
+        slow = np.flatnonzero(
+            (duration >= t.outlier_ratio * median)
+            & (z >= t.outlier_z)
+            & (duration - median >= t.outlier_min_excess_ns)
+        )
+        if not len(slow):
+            continue
+        worst = slow[np.argmax(duration[slow])]
+        step_numbers = steps["step"].to_numpy()
+        out.append(Finding(
+            "step_outlier", "warning",
+            f"Rank {rank}: {len(slow)} step(s) took up to {duration[worst] / median:.1f}x the "
+            "median step time",
+            _evidence(worst_step_time=(int(duration[worst]), "ns"),
+                      median_step_time=(int(median), "ns"),
+                      worst_ratio=(float(duration[worst] / median), "x"),
+                      worst_robust_z=(float(z[worst]), "")),
+            "Open the slow step in the Timeline and compare it with a normal one: garbage "
+            "collection, checkpointing, logging, a recompilation or data stalls are the usual "
+            "causes; move periodic work off the critical path.",
+            {"tab": "timeline", "params": {"rank": rank, "step": int(step_numbers[worst])}},
+            ranks=[rank], steps=[int(s) for s in step_numbers[slow]],
+            time_range_ns=[str(int(steps["t0"].iloc[worst])), str(int(steps["t1"].iloc[worst]))],
+            scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def variability(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    out = []
+    for rank in sorted(inputs.step_times):
+        steps = _steady(inputs, rank, t)
+        if len(steps) < t.variability_min_steps:
+            continue
+        duration = (steps["t1"] - steps["t0"]).to_numpy(np.float64)
+        median, spread = _robust(duration)
+        variation = spread / median
+        severity = "warning" if variation >= t.variability_warning else "info"
+        if variation < t.variability_info or spread < t.variability_min_spread_ns:
+            continue
+        out.append(Finding(
+            "variability", severity,
+            f"Rank {rank}'s step time varies by {variation:.0%} (robust)",
+            _evidence(robust_cv=(float(variation), "fraction"),
+                      median_step_time=(int(median), "ns"),
+                      p95_step_time=(int(np.percentile(duration, 95)), "ns")),
+            "Find what differs between fast and slow steps (Overview chart, Timeline): "
+            "variable input sizes, data-loading stalls, other processes on the host, thermal "
+            "throttling.",
+            {"tab": "overview", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def compute_efficiency(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    kernels = inputs.kernels
+    if kernels.empty:
+        return []
+    matmul = kernels["name"].str.contains(_MATMUL_KERNEL)
+    total = float(kernels["total_ns"].sum())
+    matmul_share = float(kernels.loc[matmul, "total_ns"].sum()) / total if total else 0.0
+    tensor = float(kernels.loc[kernels["tensor_cores"], "total_ns"].sum()) / total * 100
+    if matmul_share < t.matmul_share or tensor >= t.tensor_core_low_pct:
+        return []
+    return [Finding(
+        "compute_efficiency", "info",
+        f"Matrix kernels take {matmul_share:.0%} of GPU time, but only {tensor:.0f} % of kernel "
+        "time uses Tensor Cores (by kernel names)",
+        _evidence(matmul_share=(matmul_share, "fraction"), tensor_core_pct=(tensor, "%")),
+        "Use mixed precision (torch.autocast with bfloat16/float16) or TF32 "
+        "(torch.backends.cuda.matmul.allow_tf32 = True) so matmuls and convolutions run on "
+        "Tensor Cores; keep dimensions multiples of 8.",
+        {"tab": "kernels", "params": {}},
+    )]  # fmt: skip
+
+
+RULES = (
+    data_loading, communication, sync_point, host_bound, compute_efficiency, hotspot,
+    step_outlier, variability,
+)  # fmt: skip
+
+
+def find_all(inputs: AnalysisInputs, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> list[Finding]:
+    """Every rule's findings, most severe first."""
+    findings = [f for rule in RULES for f in rule(inputs, thresholds)]
+    return sorted(findings, key=lambda f: -SEVERITIES.index(f.severity))

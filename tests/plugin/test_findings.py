@@ -1,0 +1,126 @@
+"""Findings on real runs: planted faults from real CPU training loops are found with the right
+kind, clean runs stay quiet, the shared V100 samples tell data loading apart; rules that need a
+GPU are checked on recorded GPU traces and on inputs built here."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tb_perf_plugin.analysis.breakdown import CATEGORIES, StepBreakdown
+from tb_perf_plugin.analysis.findings import (
+    DEFAULT_THRESHOLDS,
+    AnalysisInputs,
+    host_bound,
+    sync_point,
+)
+from tb_perf_plugin.analysis.kernels import kernel_table
+
+WORKER = Path(__file__).with_name("planted_faults_worker.py")
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
+RESNET = "traces/pytorch__kineto/tb_plugin/samples"
+SIMPLE_ADD = (
+    "traces/facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/simple_add/"
+    "benchmark_result_493459_1694039959_trace.json.gz"
+)
+LOUD = {"warning", "critical"}
+
+
+@pytest.fixture(scope="module")
+def planted(tmp_path_factory) -> Path:
+    pytest.importorskip("torch")
+    logdir = tmp_path_factory.mktemp("planted")
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    subprocess.run([sys.executable, str(WORKER), str(logdir)], env=env, check=True, timeout=300)
+    return logdir
+
+
+def findings(client, run: str) -> list[dict]:
+    found = client.json("findings", run=run)["findings"]
+    for finding in found:
+        assert finding["schema_version"] == 1 and finding["recommendation"]
+        assert finding["severity"] in ("info", "warning", "critical")
+        assert finding["view"]["tab"] and finding["evidence"]
+    return found
+
+
+@pytest.mark.parametrize("run", ["clean_a", "clean_b", "clean_c"])
+def test_clean_runs_stay_quiet(planted, make_client, run):
+    loud = [f for f in findings(make_client(planted), run) if f["severity"] in LOUD]
+    assert loud == []
+
+
+def test_planted_faults_are_found_with_the_right_kind(planted, make_client):
+    client = make_client(planted)
+    slow_data = {f["kind"]: f for f in findings(client, "slow_data")}
+    assert slow_data["data_loading"]["severity"] in LOUD
+    assert slow_data["data_loading"]["evidence"]["median_share"]["value"] >= 3 * 0.15
+
+    outlier = {f["kind"]: f for f in findings(client, "outlier_step")}["step_outlier"]
+    assert outlier["severity"] == "warning" and outlier["steps"] == [25]
+    assert outlier["view"] == {"tab": "timeline", "params": {"rank": 0, "step": 25}}
+    assert outlier["evidence"]["worst_ratio"]["value"] >= 3 * 1.5
+
+    hot = [f for f in findings(client, "dominant_op") if f["kind"] == "hotspot"]
+    assert [(f["key"], f["severity"]) for f in hot] == [("hotspot:aten::sort@rank0", "warning")]
+    assert hot[0]["view"]["tab"] == "operators"
+
+
+def test_resnet_samples_data_loading(tmp_path, shared_data, make_client):
+    for workers in (0, 4):
+        name = f"resnet50_num_workers_{workers}"
+        (tmp_path / name).mkdir()
+        for trace in (shared_data / RESNET / name).iterdir():
+            os.symlink(trace, tmp_path / name / trace.name)
+    client = make_client(tmp_path)
+    kinds = {f["kind"]: f for f in findings(client, "resnet50_num_workers_0")}
+    assert kinds["data_loading"]["severity"] in LOUD
+    assert "data_loading" not in {f["kind"] for f in findings(client, "resnet50_num_workers_4")}
+
+
+def test_cpu_training_over_gloo_waits_on_communication(make_client):
+    found = findings(make_client(SAMPLE_RUNS), "ddp_traced")
+    communication = [f for f in found if f["kind"] == "communication"]
+    assert [f["ranks"] for f in communication] == [[0], [1]]
+    # the profiler's own window start/stop steps are not reported as outliers
+    assert not [f for f in found if f["kind"] == "step_outlier"]
+
+
+def test_host_bound_on_a_recorded_gpu_trace(tmp_path, shared_data, make_client):
+    (tmp_path / "simple_add").mkdir()
+    os.symlink(shared_data / SIMPLE_ADD, tmp_path / "simple_add" / "rank0.pt.trace.json.gz")
+    found = findings(make_client(tmp_path), "simple_add")
+    assert [f["kind"] for f in found if f["severity"] in LOUD] == ["host_bound"]
+
+
+def _step(rank: int, step: int, duration: int, **ns: int) -> StepBreakdown:
+    shares = {c: ns.get(c, 0) for c in CATEGORIES}
+    shares["idle"] = duration - sum(shares.values())
+    return StepBreakdown(rank, step, step * duration, duration, shares, 0, 0)
+
+
+def _inputs(steps: list[StepBreakdown], sync_ns: dict) -> AnalysisInputs:
+    return AnalysisInputs({}, {}, steps, {}, kernel_table([]), sync_ns)
+
+
+def test_sync_point_threshold_and_minimum_effect():
+    steps = [_step(0, s, 10_000_000, compute=6_000_000, runtime=2_000_000) for s in range(6)]
+    blocked = _inputs(steps, {(0, s): 1_500_000 for s in range(6)})  # 15 %, 3x the threshold
+    (finding,) = sync_point(blocked, DEFAULT_THRESHOLDS)
+    assert finding.kind == "sync_point" and finding.ranks == [0]
+    assert finding.evidence["median_share"]["value"] == pytest.approx(0.15)
+    assert sync_point(_inputs(steps, {(0, s): 100_000 for s in range(6)}), DEFAULT_THRESHOLDS) == []
+    tiny = [_step(0, s, 1_000_000, compute=500_000) for s in range(6)]  # 15 % but 150 µs
+    assert sync_point(_inputs(tiny, {(0, s): 150_000 for s in range(6)}), DEFAULT_THRESHOLDS) == []
+
+
+def test_host_bound_needs_an_idle_gpu_and_a_busy_runtime():
+    starved = [_step(0, s, 10_000_000, compute=2_000_000, runtime=5_000_000) for s in range(4)]
+    (finding,) = host_bound(_inputs(starved, {}), DEFAULT_THRESHOLDS)
+    assert finding.evidence["median_device_busy"]["value"] == pytest.approx(0.2)
+    busy = [_step(0, s, 10_000_000, compute=8_000_000, runtime=1_500_000) for s in range(4)]
+    assert host_bound(_inputs(busy, {}), DEFAULT_THRESHOLDS) == []
+    cpu_only = [_step(0, s, 10_000_000, cpu=9_000_000) for s in range(4)]
+    assert host_bound(_inputs(cpu_only, {}), DEFAULT_THRESHOLDS) == []
