@@ -19,8 +19,8 @@ import pandas as pd
 from .align import Alignment, Method, RankClockEvidence, align_ranks, is_point_to_point
 from .analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
 from .analysis.findings import DATA_SPAN, AnalysisInputs, Finding, find_all
-from .analysis.kernels import kernel_table
-from .analysis.operators import operator_table
+from .analysis.kernels import DeviceMetrics, aggregate_kernels, device_metrics, kernel_events
+from .analysis.operators import aggregate_operators, named_operator_events
 from .discovery import Run, now_ns
 from .errors import Unreadable
 from .ingest.cache import TraceCache, ingest_to_cache
@@ -302,10 +302,32 @@ def _sync_ns(tables: RunTables, breakdowns: list[StepBreakdown]) -> dict[tuple, 
     return out
 
 
-def run_findings(tables: RunTables) -> list[Finding]:
-    """The findings of a run (docs/FINDINGS.md), from its timer files and traces."""
+@dataclass
+class DeviceSeries:
+    """GPU metrics of one device in one trace file."""
+
+    rank: int
+    trace: str  # path relative to the run
+    metrics: DeviceMetrics
+
+
+@dataclass
+class RunAnalysis:
+    """Everything the analysis views and findings show, computed once per run version."""
+
+    breakdowns: list[StepBreakdown]
+    operator_events: pd.DataFrame  # named_operator_events + rank
+    kernel_events: pd.DataFrame  # kernel_events + rank
+    devices: list[DeviceSeries]
+    findings: list[Finding]
+
+
+def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
+    """Breakdowns, operators, kernels, GPU metrics and findings (docs/ANALYSIS.md,
+    docs/FINDINGS.md) from a run's timer files and traces."""
     breakdowns = step_breakdowns(tables)
     step_times, data_spans, operators, profiling = {}, {}, {}, {}
+    operator_parts, kernel_parts, devices = [], [], []
     for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
         profiling[rank] = _profiler_boundary_steps(traces)
@@ -319,11 +341,25 @@ def run_findings(tables: RunTables) -> list[Finding]:
         if len(top):
             data_spans[rank] = (top["t1"] - top["t0"]).groupby(top["step"]).sum()
         if traces:
-            operators[rank] = operator_table([t.tables for t in traces])
-    return find_all(AnalysisInputs(
-        step_times, data_spans, breakdowns, operators,
-        kernel_table([t.tables for t in tables.traces]), _sync_ns(tables, breakdowns), profiling,
+            events = named_operator_events([t.tables for t in traces])
+            operators[rank] = aggregate_operators(events)
+            operator_parts.append(events.assign(rank=rank))
+            kernel_parts.append(kernel_events([t.tables for t in traces]).assign(rank=rank))
+            devices += [
+                DeviceSeries(rank, os.path.relpath(t.path, run.path), metrics)
+                for t in traces
+                for metrics in device_metrics(t.tables)
+            ]
+    operator_all = pd.concat(operator_parts, ignore_index=True) if operator_parts else None
+    kernel_all = pd.concat(kernel_parts, ignore_index=True) if kernel_parts else None
+    if operator_all is None:
+        operator_all = named_operator_events([]).assign(rank=pd.Series(dtype=np.int64))
+        kernel_all = kernel_events([]).assign(rank=pd.Series(dtype=np.int64))
+    findings = find_all(AnalysisInputs(
+        step_times, data_spans, breakdowns, operators, aggregate_kernels(kernel_all),
+        _sync_ns(tables, breakdowns), profiling,
     ))  # fmt: skip
+    return RunAnalysis(breakdowns, operator_all, kernel_all, devices, findings)
 
 
 def _profiler_boundary_steps(traces: list[TraceFile]) -> set[int]:

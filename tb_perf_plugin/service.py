@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 
 from .analysis.breakdown import CATEGORIES
-from .analysis.kernels import bucket_means, device_metrics, kernel_table
-from .analysis.operators import operator_table
+from .analysis.kernels import aggregate_kernels, bucket_means
+from .analysis.operators import aggregate_operators
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, now_ns
@@ -30,7 +30,7 @@ from .errors import InvalidArgument, NotFound, TbPerfError
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
 from .ingest.timer import TimerTables
-from .run_tables import RunTables, build_timeline, read_run, run_findings, step_breakdowns
+from .run_tables import RunAnalysis, RunTables, analyze_run, build_timeline, read_run
 from .timeline import MAX_WIDTH_PX, Timeline
 
 logger = logging.getLogger(__name__)
@@ -244,26 +244,49 @@ class RunService:
         ranks = sorted(set(run.ranks) | set(tables.ranks))
         return _summary_json(run, tables, ranks, self.parse_rank(ranks, rank))
 
+    def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis | Progress:
+        """The run's analysis (breakdowns, operators, kernels, findings), computed once."""
+        signature = run.signature()
+        tables = self.tables(run, wait_s)
+        if isinstance(tables, Progress):
+            return tables
+        total = sum(len(t.tables.slices["start"]) for t in tables.traces) + len(tables.spans)
+
+        def work(job: _Job) -> RunAnalysis:
+            analysis = analyze_run(run, tables)
+            job.advance(total)
+            return analysis
+
+        return self._result(run, "analysis", signature, total, work, wait_s)
+
+    def _analysis_and_rank(
+        self, run_name: str | None, rank: str | None, wait_s: float | None
+    ) -> tuple[Run, RunAnalysis | Progress, int | None]:
+        run = self.find_run(run_name)
+        analysis = self.analysis(run, self._wait(wait_s))
+        if isinstance(analysis, Progress):
+            return run, analysis, None
+        tables = self.tables(run, None)
+        return run, analysis, self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
+
     def findings(
         self, run_name: str | None, wait_s: float | None = INLINE_WAIT
     ) -> dict[str, Any] | Progress:
         """What slows the run down, most severe first (docs/FINDINGS.md)."""
         run = self.find_run(run_name)
-        tables = self.tables(run, self._wait(wait_s))
-        if isinstance(tables, Progress):
-            return tables
-        return {"run": run.name, "findings": [f.to_json() for f in run_findings(tables)]}
+        analysis = self.analysis(run, self._wait(wait_s))
+        if isinstance(analysis, Progress):
+            return analysis
+        return {"run": run.name, "findings": [f.to_json() for f in analysis.findings]}
 
     def breakdown(
         self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
     ) -> dict[str, Any] | Progress:
         """Each traced step's time partitioned by category, per rank (docs/ANALYSIS.md)."""
-        run = self.find_run(run_name)
-        tables = self.tables(run, self._wait(wait_s))
-        if isinstance(tables, Progress):
-            return tables
-        selected = self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
-        steps = [b for b in step_breakdowns(tables) if selected is None or b.rank == selected]
+        run, analysis, selected = self._analysis_and_rank(run_name, rank, wait_s)
+        if isinstance(analysis, Progress):
+            return analysis
+        steps = [b for b in analysis.breakdowns if selected is None or b.rank == selected]
         ranks = sorted({b.rank for b in steps})
         return {
             "run": run.name,
@@ -282,16 +305,16 @@ class RunService:
         wait_s: float | None = INLINE_WAIT,
     ) -> dict[str, Any] | Progress:
         """Per operator: calls, host and device self/total time (docs/ANALYSIS.md)."""
-        run = self.find_run(run_name)
         if group_by not in (None, "", "name", "input_dims"):
             raise InvalidArgument(f"group_by must be 'name' or 'input_dims', not {group_by!r}")
         count = _int_param(limit, "limit", 1, MAX_OPERATOR_ROWS) if limit else MAX_OPERATOR_ROWS
-        tables = self.tables(run, self._wait(wait_s))
-        if isinstance(tables, Progress):
-            return tables
-        selected = self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
-        traces = [t.tables for t in tables.traces if selected is None or t.rank == selected]
-        table = operator_table(traces, by_input_dims=group_by == "input_dims")
+        run, analysis, selected = self._analysis_and_rank(run_name, rank, wait_s)
+        if isinstance(analysis, Progress):
+            return analysis
+        events = analysis.operator_events
+        if selected is not None:
+            events = events[events["rank"] == selected]
+        table = aggregate_operators(events, by_input_dims=group_by == "input_dims")
         return {
             "run": run.name,
             "rank": selected,
@@ -309,30 +332,32 @@ class RunService:
     ) -> dict[str, Any] | Progress:
         """Per kernel name statistics, and per trace and device GPU utilization and est. SM
         efficiency over time (docs/ANALYSIS.md)."""
-        run = self.find_run(run_name)
         count = _int_param(limit, "limit", 1, MAX_OPERATOR_ROWS) if limit else MAX_OPERATOR_ROWS
-        tables = self.tables(run, self._wait(wait_s))
-        if isinstance(tables, Progress):
-            return tables
-        selected = self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
-        traces = [t for t in tables.traces if selected is None or t.rank == selected]
-        table = kernel_table([t.tables for t in traces])
+        run, analysis, selected = self._analysis_and_rank(run_name, rank, wait_s)
+        if isinstance(analysis, Progress):
+            return analysis
+        events = analysis.kernel_events
+        if selected is not None:
+            events = events[events["rank"] == selected]
+        table = aggregate_kernels(events.drop(columns="rank"))
         devices = []
-        for trace in traces:
-            for metrics in device_metrics(trace.tables):
-                edges = np.array([t for t, _ in metrics.utilization], dtype=np.int64)
-                devices.append({
-                    "rank": trace.rank,
-                    "trace": os.path.relpath(trace.path, run.path),
-                    "device": metrics.device,
-                    "bucket_ns": metrics.bucket_ns,
-                    "start_ns": [str(t) for t in edges.tolist()],
-                    "utilization": [round(u, 6) for _, u in metrics.utilization],
-                    "est_sm_efficiency": [
-                        round(v, 6) for v in bucket_means(metrics.sm_efficiency, edges)
-                    ] + [0.0],
-                    "tensor_core_pct": round(metrics.tensor_core_pct, 3),
-                })  # fmt: skip
+        for series in analysis.devices:
+            if selected is not None and series.rank != selected:
+                continue
+            metrics = series.metrics
+            edges = np.array([t for t, _ in metrics.utilization], dtype=np.int64)
+            devices.append({
+                "rank": series.rank,
+                "trace": series.trace,
+                "device": metrics.device,
+                "bucket_ns": metrics.bucket_ns,
+                "start_ns": [str(t) for t in edges.tolist()],
+                "utilization": [round(u, 6) for _, u in metrics.utilization],
+                "est_sm_efficiency": [
+                    round(v, 6) for v in bucket_means(metrics.sm_efficiency, edges)
+                ] + [0.0],
+                "tensor_core_pct": round(metrics.tensor_core_pct, 3),
+            })  # fmt: skip
         return {
             "run": run.name,
             "rank": selected,

@@ -36,7 +36,10 @@ def uses_tensor_cores(name: str) -> bool:
     return bool(_TENSOR_CORE_NAME.search(name))
 
 
-def _kernels(trace: TraceTables) -> pd.DataFrame:
+def _kernels_of(trace: TraceTables | None) -> pd.DataFrame:
+    if trace is None:
+        columns = ("name", "device", "start", "dur", "blocks_per_sm", "occupancy")
+        return pd.DataFrame({c: [] for c in columns})
     slices = trace.slices
     rows = np.flatnonzero(np.asarray(slices["kind"]) == Kind.KERNEL)
     return pd.DataFrame({
@@ -49,40 +52,60 @@ def _kernels(trace: TraceTables) -> pd.DataFrame:
     })  # fmt: skip
 
 
-def _weighted_mean(values: pd.Series, weights: pd.Series) -> float | None:
-    """Duration-weighted mean over the kernels that report the value (>= 0)."""
-    known = values >= 0
-    total = weights[known].sum()
-    return float((values[known] * weights[known]).sum() / total) if total > 0 else None
+def _tensor_core_names(names: pd.Series) -> np.ndarray:
+    """uses_tensor_cores per row, deciding once per distinct name (kernel names are long)."""
+    verdicts = {name: uses_tensor_cores(name) for name in names.unique()}
+    return names.map(verdicts).to_numpy(bool)
+
+
+def kernel_events(traces: list[TraceTables]) -> pd.DataFrame:
+    """The traces' kernels: name, device, start, dur, blocks_per_sm, occupancy (-1: none)."""
+    if not traces:
+        return _kernels_of(None)
+    return pd.concat([_kernels_of(t) for t in traces], ignore_index=True)
 
 
 def kernel_table(traces: list[TraceTables]) -> pd.DataFrame:
-    """KERNEL_COLUMNS per kernel name, by total time. SM efficiency and occupancy are None
-    where the trace does not carry `blocks per SM` / `est. achieved occupancy %`."""
-    kernels = pd.concat([_kernels(t) for t in traces], ignore_index=True) if traces else None
-    if kernels is None or kernels.empty:
+    """aggregate_kernels over the traces' kernels."""
+    return aggregate_kernels(kernel_events(traces))
+
+
+def aggregate_kernels(kernels: pd.DataFrame) -> pd.DataFrame:
+    """KERNEL_COLUMNS per kernel name, by total time. Blocks per SM, occupancy and SM efficiency
+    are duration-weighted means over the kernels that report them (>= 0), NaN where none do."""
+    if kernels.empty:
         return pd.DataFrame(columns=KERNEL_COLUMNS)
+    kernels = kernels.copy()
     kernels["sm_efficiency"] = kernels["blocks_per_sm"].clip(upper=1.0)
-    grand_total = kernels["dur"].sum()
-    rows = []
-    for name, group in kernels.groupby("name", sort=False):
-        dur = group["dur"]
-        total = int(dur.sum())
-        rows.append({
-            "name": name,
-            "calls": len(group),
-            "total_ns": total,
-            "mean_ns": total // len(group),
-            "min_ns": int(dur.min()),
-            "max_ns": int(dur.max()),
-            "pct_of_kernel_time": 100.0 * total / grand_total if grand_total else 0.0,
-            "tensor_cores": uses_tensor_cores(name),
-            "mean_blocks_per_sm": _weighted_mean(group["blocks_per_sm"], dur),
-            "mean_est_occupancy_pct": _weighted_mean(group["occupancy"], dur),
-            "est_sm_efficiency": _weighted_mean(group["sm_efficiency"], dur),
-        })  # fmt: skip
-    table = pd.DataFrame(rows, columns=KERNEL_COLUMNS)
-    return table.sort_values("total_ns", ascending=False, kind="stable").reset_index(drop=True)
+    dur = kernels["dur"].to_numpy(np.float64)
+    weighted = {}
+    for column in ("blocks_per_sm", "occupancy", "sm_efficiency"):
+        known = kernels[column].to_numpy() >= 0
+        kernels[f"{column}_weight"] = np.where(known, dur, 0.0)
+        kernels[f"{column}_sum"] = np.where(known, kernels[column].to_numpy() * dur, 0.0)
+        weighted[f"{column}_weight"] = (f"{column}_weight", "sum")
+        weighted[f"{column}_sum"] = (f"{column}_sum", "sum")
+    table = kernels.groupby("name", sort=False).agg(
+        calls=("dur", "size"),
+        total_ns=("dur", "sum"),
+        min_ns=("dur", "min"),
+        max_ns=("dur", "max"),
+        **weighted,
+    )
+    table = table.reset_index()
+    table["mean_ns"] = table["total_ns"] // table["calls"]
+    grand_total = table["total_ns"].sum()
+    table["pct_of_kernel_time"] = 100.0 * table["total_ns"] / grand_total if grand_total else 0.0
+    table["tensor_cores"] = _tensor_core_names(table["name"])
+    for column, output in (
+        ("blocks_per_sm", "mean_blocks_per_sm"),
+        ("occupancy", "mean_est_occupancy_pct"),
+        ("sm_efficiency", "est_sm_efficiency"),
+    ):
+        weight = table[f"{column}_weight"]
+        table[output] = (table[f"{column}_sum"] / weight).where(weight > 0)
+    table = table.sort_values("total_ns", ascending=False, kind="stable")
+    return table[KERNEL_COLUMNS].reset_index(drop=True)
 
 
 @dataclass
@@ -118,7 +141,7 @@ def _bucket_ns(span_ns: int) -> int:
 
 def device_metrics(trace: TraceTables) -> list[DeviceMetrics]:
     """Per device of the trace: utilization per bucket, SM efficiency per kernel interval."""
-    kernels = _kernels(trace)
+    kernels = _kernels_of(trace)
     if kernels.empty:
         return []
     first, last = trace_window(trace)
@@ -137,7 +160,7 @@ def device_metrics(trace: TraceTables) -> list[DeviceMetrics]:
         blocks = group["blocks_per_sm"].to_numpy(np.float64)
         known = blocks > 0
         dur = group["dur"].to_numpy(np.int64)
-        tensor = group["name"].map(uses_tensor_cores).to_numpy(bool)
+        tensor = _tensor_core_names(group["name"])
         out.append(DeviceMetrics(
             int(device), (first, last), bucket, utilization,
             sm_efficiency_ranges(start[known], end[known], blocks[known]),
@@ -170,8 +193,6 @@ def sm_efficiency_ranges(
     is_end = np.concatenate([np.zeros(len(start), bool), np.ones(len(end), bool)])
     order = np.lexsort((is_end, times))  # a start before an end at the same time
     times, level = times[order], np.cumsum(deltas[order])
-    ranges = []
-    for k in range(len(times) - 1):
-        if times[k + 1] > times[k] and level[k] > 1e-12:
-            ranges.append((int(times[k]), int(times[k + 1]), float(min(level[k], 1.0))))
-    return ranges
+    keep = np.flatnonzero((times[1:] > times[:-1]) & (level[:-1] > 1e-12))
+    values = np.minimum(level[keep], 1.0)
+    return list(zip(times[keep].tolist(), times[keep + 1].tolist(), values.tolist(), strict=True))

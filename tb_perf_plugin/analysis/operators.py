@@ -109,9 +109,8 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     })  # fmt: skip
 
 
-def operator_table(traces: list[TraceTables], by_input_dims: bool = False) -> pd.DataFrame:
-    """OPERATOR_COLUMNS per operator name (and input shapes), over the traces, sorted by
-    device self time, then host self time."""
+def named_operator_events(traces: list[TraceTables]) -> pd.DataFrame:
+    """operator_events of the traces with names and input shapes as text."""
     parts = []
     for trace in traces:
         events = operator_events(trace)
@@ -121,8 +120,15 @@ def operator_table(traces: list[TraceTables], by_input_dims: bool = False) -> pd
         events["input_dims"] = np.where(dims >= 0, names[np.maximum(dims, 0)], "")
         parts.append(events)
     if not parts:
+        return pd.DataFrame(columns=[c for c in OPERATOR_COLUMNS if c != "calls"] + ["dur"])
+    return pd.concat(parts, ignore_index=True)
+
+
+def aggregate_operators(events: pd.DataFrame, by_input_dims: bool = False) -> pd.DataFrame:
+    """OPERATOR_COLUMNS per operator name (and input shapes), sorted by device self time,
+    then host self time."""
+    if events.empty:
         return pd.DataFrame(columns=OPERATOR_COLUMNS)
-    events = pd.concat(parts, ignore_index=True)
     keys = ["name", "input_dims"] if by_input_dims else ["name"]
     table = events.groupby(keys, sort=False).agg(
         annotation=("annotation", "first"),
@@ -137,3 +143,8 @@ def operator_table(traces: list[TraceTables], by_input_dims: bool = False) -> pd
         table["input_dims"] = ""
     table = table.sort_values(["device_self_ns", "host_self_ns"], ascending=False, kind="stable")
     return table[OPERATOR_COLUMNS].reset_index(drop=True)
+
+
+def operator_table(traces: list[TraceTables], by_input_dims: bool = False) -> pd.DataFrame:
+    """aggregate_operators over the traces' events."""
+    return aggregate_operators(named_operator_events(traces), by_input_dims)
