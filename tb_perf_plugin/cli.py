@@ -105,7 +105,25 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _findings_text(findings: list[dict[str, Any]], fmt: str) -> str:
+    """Findings most severe first: severity, title, evidence, what to do."""
+    if not findings:
+        return "No findings: nothing crossed a threshold (docs/FINDINGS.md)."
+    lines = ["## Findings" if fmt == "md" else "findings:"]
+    for f in findings:
+        evidence = ", ".join(
+            f"{name} {item['value']}{' ' + item['unit'] if item['unit'] else ''}"
+            for name, item in f["evidence"].items()
+        )
+        bullet = "-" if fmt == "md" else "*"
+        lines.append(f"{bullet} [{f['severity']}] {f['kind']}: {f['title']}")
+        lines.append(f"  evidence: {evidence}")
+        lines.append(f"  fix: {f['recommendation']}")
+    return "\n".join(lines)
+
+
 def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
+    """The analyze report; `summary` is the summary route's answer plus "findings"."""
     if fmt == "json":
         return json.dumps(summary, indent=2)
     table = _md_table if fmt == "md" else _text_table
@@ -117,6 +135,7 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
         ("# " if fmt == "md" else "") + title,
         f"{len(summary['ranks'])} rank(s), {steps['count']} step(s)"
         + ("" if steps["first"] is None else f" ({steps['first']}..{steps['last']})"),
+        _findings_text(summary["findings"], fmt),
         table(*_rank_rows(summary)),
         table(*_summary_rows(summary, limit)),
     ]
@@ -129,8 +148,12 @@ def _analyze(args: argparse.Namespace) -> int:
     service, name = _resolve(args.run, args.logdir, args.executor)
     try:
         summary = service.summary(name, args.rank, wait_s=None)
+        findings = service.findings(name, wait_s=None)["findings"]
     finally:
         service.close()
+    if summary["rank"] is not None:
+        findings = [f for f in findings if not f["ranks"] or summary["rank"] in f["ranks"]]
+    summary["findings"] = findings
     if summary["run"] == ".":
         summary["run"] = args.run if args.logdir is None else args.logdir
     print(format_summary(summary, args.format, args.top))
@@ -225,8 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     analyze = commands.add_parser(
         "analyze",
-        help="step times per rank and the span table of one run",
-        description="Print a run's step-time statistics per rank and its span table.",
+        help="findings, step times per rank and the span table of one run",
+        description="Print a run's findings (most severe first, with evidence and what to "
+        "change), its step-time statistics per rank and its span table.",
     )
     _add_run_arguments(analyze)
     analyze.add_argument("--rank", help="only this rank (default: all ranks)")

@@ -1,6 +1,7 @@
 import gzip
 import json
 import os
+from pathlib import Path
 
 from tb_perf_plugin.cli import main
 from tb_perf_plugin.ingest.kineto import read_trace
@@ -106,3 +107,17 @@ def test_export_filters_and_errors(tmp_path, shared_data, capsys):
     assert (
         "this run has ranks [0, 1]" in err and "no steps 1:2 in this run (steps: 551..552)" in err
     )
+
+
+def test_analyze_reports_findings_first(capsys):
+    sample = str(Path(__file__).resolve().parents[2] / "sample_runs" / "ddp_slow_data")
+    assert main(["analyze", sample, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(f["kind"], f["ranks"]) for f in report["findings"]] == [
+        ("data_loading", [0]),
+        ("data_loading", [1]),
+    ]
+    assert main(["analyze", sample, "--rank", "1"]) == 0
+    text = capsys.readouterr().out
+    assert text.index("findings:") < text.index("span")
+    assert "[critical] data_loading: Rank 1" in text and "Rank 0 spends" not in text
