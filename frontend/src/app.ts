@@ -2,7 +2,7 @@
 // loading/progress/error states, and the current dashboard.
 
 import { ApiError, fetchRuns } from "./api";
-import type { Dashboard, RankOption } from "./dashboard";
+import type { Dashboard, NavigationParams, RankOption } from "./dashboard";
 import { DASHBOARDS } from "./dashboards";
 import { h } from "./dom";
 import { formatBytes } from "./format";
@@ -115,10 +115,7 @@ export class App {
       tab.addEventListener("click", () => {
         const dashboard = DASHBOARDS[index];
         if (dashboard === undefined || dashboard === this.dashboard) return;
-        this.dashboard = dashboard;
-        this.showActiveTab();
-        this.saveSelection();
-        void this.loadDashboard(this.restart(), false);
+        this.open(dashboard, {});
       }),
     );
 
@@ -164,6 +161,19 @@ export class App {
     this.inFlight.abort();
     this.inFlight = new AbortController();
     return this.inFlight.signal;
+  }
+
+  /** Switch to a dashboard; a link's `rank` also selects that rank where the rank applies. */
+  private open(dashboard: Dashboard, params: NavigationParams): void {
+    this.dashboard = dashboard;
+    const rank = Number(params["rank"]);
+    if (dashboard.usesRankSelect && params["rank"] != null && Number.isInteger(rank)) {
+      this.rank = rank;
+      this.rankSelect.value = String(rank);
+    }
+    this.showActiveTab();
+    this.saveSelection();
+    void this.loadDashboard(this.restart(), false, params);
   }
 
   private showActiveTab(): void {
@@ -215,7 +225,11 @@ export class App {
     });
   }
 
-  private async loadDashboard(signal: AbortSignal, refresh: boolean): Promise<void> {
+  private async loadDashboard(
+    signal: AbortSignal,
+    refresh: boolean,
+    params: NavigationParams = {},
+  ): Promise<void> {
     const run = this.run;
     if (run === null) return;
     this.content.setAttribute("aria-busy", "true");
@@ -227,6 +241,8 @@ export class App {
         refresh,
         onProgress: (progress) => this.content.replaceChildren(progressView(progress)),
         onRanks: (ranks) => this.fillRankSelect(ranks),
+        navigate: (id, linkParams) => this.open(dashboardById(id), linkParams),
+        params,
       });
       if (!signal.aborted) this.content.replaceChildren(content);
     } catch (error) {

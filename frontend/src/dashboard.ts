@@ -17,7 +17,14 @@ export interface DashboardContext {
   onProgress: ProgressListener;
   /** Lets a dashboard that learns the ranks' hosts label the rank selector with them. */
   onRanks: (ranks: readonly RankOption[]) => void;
+  /** Open another dashboard, e.g. the view of a finding, with parameters for it. */
+  navigate: (dashboard: string, params: NavigationParams) => void;
+  /** Parameters another dashboard opened this one with (empty otherwise). */
+  params: NavigationParams;
 }
+
+/** What a link into a dashboard asks for: `rank`, `step`, `q` (a search or filter text). */
+export type NavigationParams = Readonly<Record<string, string | number | null>>;
 
 export interface Dashboard {
   /** Key in the location hash (`dashboard=<id>`) and in the tab's `data-testid` (`tab-<id>`). */

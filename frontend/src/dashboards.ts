@@ -1,7 +1,14 @@
 // The dashboard tabs, in tab-bar order; the first one is the default. Adding a tab is one line.
 
+import { kernelsDashboard } from "./analysis/kernels";
+import { operatorsDashboard } from "./analysis/operators";
 import type { Dashboard } from "./dashboard";
 import { overviewDashboard } from "./overview";
 import { timelineDashboard } from "./timeline/dashboard";
 
-export const DASHBOARDS: readonly Dashboard[] = [overviewDashboard, timelineDashboard];
+export const DASHBOARDS: readonly Dashboard[] = [
+  overviewDashboard,
+  timelineDashboard,
+  operatorsDashboard,
+  kernelsDashboard,
+];

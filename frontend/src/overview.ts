@@ -1,8 +1,13 @@
-// Overview dashboard: per-rank step statistics, step time per rank, and the span breakdown.
+// Overview dashboard: findings first, then the step-time breakdown, per-rank step statistics,
+// step time per rank, and the span table.
 
+import { fetchBreakdown, fetchFindings } from "./analysis/api";
+import { breakdownChart } from "./analysis/breakdown";
+import { findingsPanel } from "./analysis/findings";
+import type { BreakdownAnswer, Finding } from "./analysis/types";
 import { fetchSummary } from "./api";
 import { lineChart } from "./chart";
-import type { Dashboard } from "./dashboard";
+import type { Dashboard, NavigationParams } from "./dashboard";
 import { h } from "./dom";
 import { durationTickFormat, formatCount, formatDuration, formatPercent } from "./format";
 import { readHash, updateHash } from "./hashState";
@@ -172,7 +177,12 @@ function stepsCaption(summary: Summary): string {
   return `${formatCount(count)} steps, ${first}–${last} (${scope}).`;
 }
 
-function renderOverview(summary: Summary): HTMLElement {
+function renderOverview(
+  summary: Summary,
+  findings: readonly Finding[],
+  breakdown: BreakdownAnswer,
+  navigate: (tab: string, params: NavigationParams) => void,
+): HTMLElement {
   const rankTable = dataTable({
     columns: RANK_COLUMNS,
     rows: summary.ranks,
@@ -181,10 +191,15 @@ function renderOverview(summary: Summary): HTMLElement {
     rowName: (r) => String(r.rank),
     rowClass: (r) => (r.rank === summary.rank ? "selected" : undefined),
   });
+  const relevant = findings.filter(
+    (f) => summary.rank === null || f.ranks.length === 0 || f.ranks.includes(summary.rank),
+  );
   return h(
     "div",
     { class: "overview", "data-testid": "overview" },
     warningsPanel(summary.warnings),
+    findingsPanel(relevant, navigate),
+    section("Step-time breakdown", breakdownChart(breakdown)),
     section(
       "Ranks",
       h("p", { class: "muted" }, stepsCaption(summary)),
@@ -199,9 +214,13 @@ export const overviewDashboard: Dashboard = {
   id: "overview",
   label: "Overview",
   usesRankSelect: true,
-  async show({ run, rank, signal, onProgress, onRanks }) {
-    const summary = await fetchSummary(run, rank, signal, onProgress);
+  async show({ run, rank, signal, onProgress, onRanks, navigate }) {
+    const [summary, findings, breakdown] = await Promise.all([
+      fetchSummary(run, rank, signal, onProgress),
+      fetchFindings(run, signal, onProgress),
+      fetchBreakdown(run, rank, signal, onProgress),
+    ]);
     onRanks(summary.ranks);
-    return renderOverview(summary);
+    return renderOverview(summary, findings.findings, breakdown, navigate);
   },
 };

@@ -23,9 +23,11 @@ export const timelineDashboard: Dashboard = {
   id: "timeline",
   label: "Timeline",
   usesRankSelect: false,
-  async show({ run, signal, refresh, onProgress }) {
+  async show({ run, signal, refresh, onProgress, params }) {
     const current = viewFor(run);
     if (refresh || !current.loaded) await current.load(signal, onProgress);
+    const step = Number(params["step"]);
+    if (params["step"] != null && Number.isInteger(step)) current.showStep(step);
     return current.element;
   },
 };

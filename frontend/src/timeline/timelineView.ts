@@ -176,6 +176,12 @@ export class TimelineView {
     void this.search.refresh();
   }
 
+  /** Frame step `step` (a finding's link); unknown steps leave the view as it is. */
+  showStep(step: number): void {
+    const extent = this.meta?.steps.find((s) => s.step === step);
+    if (extent) this.setWindow(fitWindow(extent.start, extent.end, 0.02, this.bounds));
+  }
+
   dispose(): void {
     this.tiles.cancel();
     this.selectionRequest.abort();

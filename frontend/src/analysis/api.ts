@@ -1,0 +1,51 @@
+// Fetching the analysis routes; each answers 202 with progress while the run is ingested.
+
+import { getJson, type ProgressListener } from "../api";
+import type { BreakdownAnswer, FindingsAnswer, KernelsAnswer, OperatorsAnswer } from "./types";
+
+function query(run: string, extra: Record<string, string | number | null> = {}): string {
+  const params = new URLSearchParams({ run });
+  for (const [key, value] of Object.entries(extra)) {
+    if (value !== null) params.set(key, String(value));
+  }
+  return params.toString();
+}
+
+export function fetchFindings(
+  run: string,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<FindingsAnswer> {
+  return getJson(`./findings?${query(run)}`, signal, onProgress);
+}
+
+export function fetchBreakdown(
+  run: string,
+  rank: number | null,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<BreakdownAnswer> {
+  return getJson(`./breakdown?${query(run, { rank })}`, signal, onProgress);
+}
+
+export function fetchOperators(
+  run: string,
+  rank: number | null,
+  groupBy: "name" | "input_dims",
+  limit: number,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<OperatorsAnswer> {
+  const url = `./operators?${query(run, { rank, group_by: groupBy, limit })}`;
+  return getJson(url, signal, onProgress);
+}
+
+export function fetchKernels(
+  run: string,
+  rank: number | null,
+  limit: number,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<KernelsAnswer> {
+  return getJson(`./kernels?${query(run, { rank, limit })}`, signal, onProgress);
+}

@@ -1,0 +1,76 @@
+// The findings panel: most severe first, each with its evidence, what to change, and a link to
+// the view that shows it. All text from the server is set as text, never as HTML.
+
+import type { NavigationParams } from "../dashboard";
+import { h } from "../dom";
+import { formatDuration } from "../format";
+import type { Finding } from "./types";
+
+const TAB_LABELS: Record<string, string> = {
+  overview: "Overview",
+  timeline: "Timeline",
+  operators: "Operators",
+  kernels: "Kernels",
+};
+
+function evidenceValue(value: number | string, unit: string): string {
+  if (typeof value !== "number") return String(value);
+  if (unit === "ns") return formatDuration(value);
+  if (unit === "fraction") return `${(value * 100).toFixed(1)} %`;
+  if (unit === "x") return `${value.toFixed(2)}×`;
+  if (unit === "%") return `${value.toFixed(1)} %`;
+  return String(value);
+}
+
+function findingItem(
+  finding: Finding,
+  navigate: (tab: string, params: NavigationParams) => void,
+): HTMLElement {
+  const tab = finding.view.tab;
+  const link = h(
+    "button",
+    { type: "button", class: "link-button", "data-testid": "finding-link", "data-tab": tab },
+    `Open in ${TAB_LABELS[tab] ?? tab}`,
+  );
+  link.addEventListener("click", () => navigate(tab, finding.view.params));
+  const evidence = Object.entries(finding.evidence).map(([name, item]) =>
+    h("li", {}, `${name.replaceAll("_", " ")}: ${evidenceValue(item.value, item.unit)}`),
+  );
+  return h(
+    "li",
+    {
+      class: `finding severity-${finding.severity}`,
+      "data-testid": "finding",
+      "data-kind": finding.kind,
+      "data-severity": finding.severity,
+    },
+    h(
+      "div",
+      { class: "finding-head" },
+      h("span", { class: `severity-badge severity-${finding.severity}` }, finding.severity),
+      h("strong", { class: "finding-title" }, finding.title),
+    ),
+    h("ul", { class: "finding-evidence" }, ...evidence),
+    h("p", { class: "finding-fix" }, finding.recommendation),
+    link,
+  );
+}
+
+export function findingsPanel(
+  findings: readonly Finding[],
+  navigate: (tab: string, params: NavigationParams) => void,
+): HTMLElement {
+  const body =
+    findings.length === 0
+      ? h(
+          "p",
+          { class: "muted", "data-testid": "no-findings" },
+          "No findings: nothing in this run crossed a threshold.",
+        )
+      : h(
+          "ol",
+          { class: "findings", "data-testid": "findings" },
+          ...findings.map((f) => findingItem(f, navigate)),
+        );
+  return h("section", { class: "panel" }, h("h2", {}, "Findings"), body);
+}

@@ -1,0 +1,164 @@
+// The Operators tab: per operator (or per operator and input shapes) calls and host / device
+// self and total time, a filter, a sortable table and the top operators as bars.
+
+import type { Dashboard } from "../dashboard";
+import { h } from "../dom";
+import { formatCount, formatDuration } from "../format";
+import { readHash, updateHash } from "../hashState";
+import { type Column, dataTable, type SortState } from "../table";
+import { fetchOperators } from "./api";
+import type { OperatorRow } from "./types";
+
+const MAX_ROWS = 1000;
+const TOP_BARS = 10;
+
+function duration(key: keyof OperatorRow & string, label: string, title: string): Column<OperatorRow> {
+  return {
+    key,
+    label,
+    title,
+    numeric: true,
+    value: (row) => row[key] as number,
+    format: (row) => formatDuration(row[key] as number),
+  };
+}
+
+const COLUMNS: Column<OperatorRow>[] = [
+  { key: "name", label: "operator", numeric: false, value: (r) => r.name },
+  { key: "input_dims", label: "input shapes", numeric: false, value: (r) => r.input_dims },
+  { key: "calls", label: "calls", numeric: true, value: (r) => r.calls, format: (r) => formatCount(r.calls) },
+  duration("device_self_ns", "device self", "Kernels, copies and fills it launched itself"),
+  duration("device_total_ns", "device total", "Device self of the op and everything nested in it"),
+  duration("host_self_ns", "host self", "Host time minus its direct children (as key_averages)"),
+  duration("host_total_ns", "host total", "Host time of its calls"),
+];
+
+function sortFromHash(columns: readonly Column<OperatorRow>[], byDevice: boolean): SortState {
+  const params = readHash();
+  const key = params.get("opsort");
+  const direction = params.get("opdir");
+  if (columns.some((c) => c.key === key) && (direction === "asc" || direction === "desc")) {
+    return { key: key as string, direction };
+  }
+  return { key: byDevice ? "device_self_ns" : "host_self_ns", direction: "desc" };
+}
+
+/** The columns to show: input shapes only when grouped by them, device time only if any. */
+function columnsFor(rows: readonly OperatorRow[], byShape: boolean): Column<OperatorRow>[] {
+  const byDevice = rows.some((r) => r.device_total_ns > 0);
+  return COLUMNS.filter(
+    (c) =>
+      (byShape || c.key !== "input_dims") && (byDevice || !c.key.startsWith("device_")),
+  );
+}
+
+function topBars(rows: readonly OperatorRow[]): HTMLElement {
+  const byDevice = rows.some((r) => r.device_self_ns > 0);
+  const metric = (r: OperatorRow): number => (byDevice ? r.device_self_ns : r.host_self_ns);
+  const top = [...rows].sort((a, b) => metric(b) - metric(a)).slice(0, TOP_BARS);
+  const largest = Math.max(1, ...top.map(metric));
+  return h(
+    "div",
+    { class: "top-bars", "data-testid": "operator-bars" },
+    h("p", { class: "muted" }, `Top ${top.length} by ${byDevice ? "device" : "host"} self time`),
+    ...top.map((row) =>
+      h(
+        "div",
+        { class: "top-bar-row" },
+        h("span", { class: "top-bar-label", title: row.name }, row.name),
+        h(
+          "span",
+          { class: "top-bar-track" },
+          h("span", { class: "top-bar", style: `width: ${((metric(row) / largest) * 100).toFixed(2)}%` }),
+        ),
+        h("span", { class: "top-bar-value" }, formatDuration(metric(row))),
+      ),
+    ),
+  );
+}
+
+export const operatorsDashboard: Dashboard = {
+  id: "operators",
+  label: "Operators",
+  usesRankSelect: true,
+  async show({ run, rank, signal, onProgress, params }) {
+    const filter = h("input", {
+      type: "search",
+      class: "search-input",
+      placeholder: "Filter operators",
+      "aria-label": "Filter operators",
+      "data-testid": "operator-filter",
+      value: String(params["q"] ?? readHash().get("opq") ?? ""),
+    });
+    const grouping = h(
+      "select",
+      { "aria-label": "Group by", "data-testid": "operator-group" },
+      h("option", { value: "name" }, "by name"),
+      h("option", { value: "input_dims" }, "by name and input shapes"),
+    );
+    grouping.value = readHash().get("opgroup") === "input_dims" ? "input_dims" : "name";
+    const caption = h("p", { class: "muted", "data-testid": "operator-caption" });
+    const bars = h("div");
+    const tableHolder = h("div", { class: "table-scroll" });
+    let rows: OperatorRow[] = [];
+
+    const render = (): void => {
+      const text = filter.value.trim().toLowerCase();
+      const shown = rows.filter((r) => text === "" || r.name.toLowerCase().includes(text));
+      const columns = columnsFor(rows, grouping.value === "input_dims");
+      const byDevice = columns.some((c) => c.key === "device_self_ns");
+      bars.replaceChildren(topBars(shown));
+      tableHolder.replaceChildren(
+        dataTable({
+          columns,
+          rows: shown,
+          testId: "operator-table",
+          rowTestId: "operator-row",
+          rowName: (r) => r.name,
+          sort: sortFromHash(columns, byDevice),
+          onSortChange: (sort) => updateHash({ opsort: sort.key, opdir: sort.direction }),
+        }),
+      );
+      updateHash({ opq: text === "" ? null : filter.value });
+    };
+
+    let request = new AbortController();
+    const load = async (first: boolean): Promise<void> => {
+      request.abort();
+      request = new AbortController();
+      const groupBy = grouping.value === "input_dims" ? "input_dims" : "name";
+      const answer = await fetchOperators(
+        run, rank, groupBy, MAX_ROWS, first ? signal : request.signal, onProgress,
+      );  // prettier-ignore
+      rows = answer.rows;
+      caption.textContent =
+        answer.total_rows > answer.rows.length
+          ? `Showing ${answer.rows.length} of ${formatCount(answer.total_rows)} operators.`
+          : `${formatCount(answer.total_rows)} operators.`;
+      render();
+    };
+    filter.addEventListener("input", render);
+    grouping.addEventListener("change", () => {
+      updateHash({ opgroup: grouping.value === "input_dims" ? "input_dims" : null });
+      load(false).catch((error: unknown) => {
+        if (!(error instanceof DOMException && error.name === "AbortError")) {
+          caption.textContent = `Could not load operators: ${String(error)}`;
+        }
+      });
+    });
+    await load(true);
+    return h(
+      "div",
+      { class: "overview", "data-testid": "operators" },
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", {}, "Operators"),
+        h("div", { class: "controls" }, filter, grouping),
+        caption,
+        bars,
+        tableHolder,
+      ),
+    );
+  },
+};

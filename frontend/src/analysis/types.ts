@@ -1,0 +1,95 @@
+// Answers of the analysis routes (docs/HTTP_API.md: findings, breakdown, operators, kernels).
+
+export type Severity = "info" | "warning" | "critical";
+
+export interface FindingView {
+  tab: string;
+  params: Record<string, string | number | null>;
+}
+
+export interface Finding {
+  key: string;
+  kind: string;
+  severity: Severity;
+  title: string;
+  evidence: Record<string, { value: number | string; unit: string }>;
+  recommendation: string;
+  view: FindingView;
+  ranks: number[];
+  steps: number[];
+  time_range_ns: [string, string] | null;
+  schema_version: number;
+}
+
+export interface FindingsAnswer {
+  run: string;
+  findings: Finding[];
+}
+
+export interface StepBreakdown {
+  step: number | null;
+  start_ns: string;
+  duration_ns: number;
+  ns: Record<string, number>;
+  communication_exposed_ns: number;
+  communication_total_ns: number;
+  overlap_ns: number;
+}
+
+export interface BreakdownAnswer {
+  run: string;
+  categories: string[];
+  ranks: { rank: number; steps: StepBreakdown[] }[];
+}
+
+export interface OperatorRow {
+  name: string;
+  input_dims: string;
+  annotation: boolean;
+  calls: number;
+  host_total_ns: number;
+  host_self_ns: number;
+  device_total_ns: number;
+  device_self_ns: number;
+}
+
+export interface OperatorsAnswer {
+  run: string;
+  rank: number | null;
+  group_by: "name" | "input_dims";
+  total_rows: number;
+  rows: OperatorRow[];
+}
+
+export interface KernelRow {
+  name: string;
+  calls: number;
+  total_ns: number;
+  mean_ns: number;
+  min_ns: number;
+  max_ns: number;
+  pct_of_kernel_time: number;
+  tensor_cores: boolean;
+  mean_blocks_per_sm: number | null;
+  mean_est_occupancy_pct: number | null;
+  est_sm_efficiency: number | null;
+}
+
+export interface DeviceSeries {
+  rank: number;
+  trace: string;
+  device: number;
+  bucket_ns: number;
+  start_ns: string[];
+  utilization: number[];
+  est_sm_efficiency: number[];
+  tensor_core_pct: number;
+}
+
+export interface KernelsAnswer {
+  run: string;
+  rank: number | null;
+  total_rows: number;
+  rows: KernelRow[];
+  devices: DeviceSeries[];
+}

@@ -1,0 +1,96 @@
+"""Overview findings and breakdown, a finding's link into its view, and the Operators and
+Kernels tabs, in the real TensorBoard UI on the sample runs."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
+
+PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
+
+
+def open_run(page: Page, server, run: str) -> FrameLocator:
+    page.goto(f"{server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("run-select").select_option(run)
+    expect(plugin.get_by_test_id("overview")).to_be_visible()
+    return plugin
+
+
+def test_overview_findings_first_then_breakdown(page, tensorboard_server):
+    plugin = open_run(page, tensorboard_server, "ddp_slow_data")
+    finding = plugin.locator('[data-testid=finding][data-kind="data_loading"]').first
+    expect(finding).to_have_attribute("data-severity", "critical")
+    expect(finding).to_contain_text("waiting for input data")
+    expect(finding).to_contain_text("num_workers")
+    # no traces in this run: the breakdown says how to get one
+    expect(plugin.get_by_text("record some steps with profile_steps")).to_be_visible()
+
+
+def test_a_finding_link_opens_its_step_in_the_timeline(page, tensorboard_server):
+    plugin = open_run(page, tensorboard_server, "ddp_traced")
+    expect(plugin.get_by_test_id("breakdown-bar").first).to_be_visible()
+    breakdown = tensorboard_server.get_json("breakdown?run=ddp_traced")
+    assert plugin.get_by_test_id("breakdown-bar").count() == sum(
+        len(r["steps"]) for r in breakdown["ranks"]
+    )
+    findings = tensorboard_server.get_json("findings?run=ddp_traced")["findings"]
+    communication = next(f for f in findings if f["kind"] == "communication")
+    step = communication["view"]["params"]["step"]
+    card = plugin.locator('[data-testid=finding][data-kind="communication"]').first
+    card.get_by_test_id("finding-link").click()
+
+    expect(plugin.get_by_test_id("tab-timeline")).to_have_attribute("aria-selected", "true")
+    meta = tensorboard_server.get_json("timeline/meta?run=ddp_traced")
+    extent = next(s for s in meta["steps"] if s["step"] == step)
+    canvas = plugin.locator('[data-testid=timeline][data-run="ddp_traced"] canvas')
+    expect(canvas).to_have_attribute("data-start", re.compile(r"-?\d+"))
+    frame = page.frame(url=lambda url: "plugin_entry.html" in url)
+    frame.wait_for_function(
+        """s => { const c = document.querySelector('[data-testid=timeline-canvas]');
+                  if (!c) return false;
+                  const a = Number(c.dataset.start), b = Number(c.dataset.end);
+                  return a <= s.start && b >= s.end && b - a < 1.2 * (s.end - s.start); }""",
+        arg={"start": extent["start"], "end": extent["end"]},
+    )
+
+
+def test_operators_tab_sorts_filters_and_groups(page, tensorboard_server):
+    plugin = open_run(page, tensorboard_server, "ddp_traced")
+    plugin.get_by_test_id("tab-operators").click()
+    table = plugin.get_by_test_id("operator-table")
+    expect(table).to_be_visible()
+    answer = tensorboard_server.get_json("operators?run=ddp_traced")
+    expect(plugin.get_by_test_id("operator-row")).to_have_count(answer["total_rows"])
+
+    def column(key: str) -> list[float]:
+        cells = table.locator(f'tbody td[data-column="{key}"]')
+        return [float(v) for v in cells.evaluate_all("cs => cs.map(c => c.dataset.value)")]
+
+    table.locator('th[data-column="calls"] button').click()  # numbers sort large-first
+    calls = column("calls")
+    assert calls == sorted(calls, reverse=True)
+    table.locator('th[data-column="calls"] button').click()
+    expect(table.locator('th[data-column="calls"]')).to_have_attribute("aria-sort", "ascending")
+    calls = column("calls")
+    assert calls == sorted(calls)
+
+    plugin.get_by_test_id("operator-filter").fill("gloo")
+    names = plugin.get_by_test_id("operator-row").evaluate_all("rs => rs.map(r => r.dataset.name)")
+    assert names and all("gloo" in n for n in names)
+
+    plugin.get_by_test_id("operator-group").select_option("input_dims")
+    expect(table.locator('th[data-column="input_dims"]')).to_have_count(1)
+    expect(
+        plugin.locator('[data-testid=operator-table] th[data-column="input_dims"]')
+    ).to_be_visible()
+
+
+def test_kernels_tab_without_gpu_kernels_says_so(page, tensorboard_server):
+    plugin = open_run(page, tensorboard_server, "ddp_traced")
+    plugin.get_by_test_id("tab-kernels").click()
+    expect(plugin.get_by_test_id("kernels")).to_contain_text("No GPU kernels in this run")
