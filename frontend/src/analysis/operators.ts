@@ -127,9 +127,8 @@ export const operatorsDashboard: Dashboard = {
       request.abort();
       request = new AbortController();
       const groupBy = grouping.value === "input_dims" ? "input_dims" : "name";
-      const answer = await fetchOperators(
-        run, rank, groupBy, MAX_ROWS, first ? signal : request.signal, onProgress,
-      );  // prettier-ignore
+      const requestSignal = first ? signal : request.signal;
+      const answer = await fetchOperators(run, rank, groupBy, MAX_ROWS, requestSignal, onProgress);
       rows = answer.rows;
       caption.textContent =
         answer.total_rows > answer.rows.length
