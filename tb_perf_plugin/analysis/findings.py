@@ -51,6 +51,10 @@ class Thresholds:
     variability_warning: float = 0.50
     variability_min_steps: int = 10
     variability_min_spread_ns: int = 1_000_000  # robust standard deviation of step time
+    straggler_min_ns: int = 2_000_000  # the others' extra wait per step...
+    straggler_share: float = 0.10  # ...also this share of the median step...
+    straggler_consistency: float = 0.8  # ...in this share of the steps...
+    straggler_spread: float = 1.0  # ...and larger than the run's step-time spread (robust std)
     matmul_share: float = 0.30  # of kernel time, for compute_efficiency
     tensor_core_low_pct: float = 10.0
 
@@ -348,6 +352,53 @@ def variability(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     return out
 
 
+def straggler(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    """The rank the others wait for: in traced steps common to all ranks, the others' exposed
+    communication exceeds this rank's, consistently and by more than the run's own spread."""
+    by_rank = _by_rank(inputs.breakdowns)
+    if len(by_rank) < 2:
+        return []
+    exposed = pd.DataFrame({
+        rank: {s.step: s.ns["communication"] for s in steps if s.step is not None}
+        for rank, steps in by_rank.items()
+    }).dropna()  # fmt: skip
+    durations = pd.DataFrame({
+        rank: {s.step: s.duration_ns for s in steps if s.step is not None}
+        for rank, steps in by_rank.items()
+    }).reindex(exposed.index)  # fmt: skip
+    if len(exposed) < t.outlier_min_steps:
+        return []
+    median_step, spread = _robust(durations.to_numpy(np.float64).ravel())
+    out = []
+    for rank in exposed.columns:
+        others = exposed.drop(columns=rank)
+        gap = others.mean(axis=1) - exposed[rank]  # how much longer the others wait, per step
+        consistency = float((gap > 0).mean())
+        median_gap = float(gap.median())
+        if (
+            consistency < t.straggler_consistency
+            or median_gap < max(t.straggler_min_ns, t.straggler_share * median_step)
+            or median_gap < t.straggler_spread * spread
+        ):
+            continue
+        worst = int(gap.idxmax())
+        out.append(Finding(
+            "straggler", "warning",
+            f"Rank {rank} holds the others up: they wait {median_gap / 1e6:.1f} ms longer in "
+            "collectives each step",
+            _evidence(median_extra_wait_of_others=(int(median_gap), "ns"),
+                      steps_with_others_waiting=(consistency, "fraction"),
+                      median_step_time=(int(median_step), "ns"),
+                      step_time_spread=(int(spread), "ns")),
+            f"Find what rank {rank} does more of (compare its spans and Timeline with another "
+            "rank's): uneven data sharding or sequence lengths, a slower host or GPU, extra "
+            "work such as logging or checkpointing on that rank only.",
+            {"tab": "timeline", "params": {"step": worst}}, ranks=[int(rank)],
+            steps=[int(s) for s in gap.index[gap > 0]][:50], scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
 def compute_efficiency(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     kernels = inputs.kernels
     if kernels.empty:
@@ -371,7 +422,7 @@ def compute_efficiency(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
 
 
 RULES = (
-    data_loading, communication, sync_point, host_bound, compute_efficiency, hotspot,
+    data_loading, communication, straggler, sync_point, host_bound, compute_efficiency, hotspot,
     step_outlier, variability,
 )  # fmt: skip
 

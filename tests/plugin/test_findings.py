@@ -3,6 +3,7 @@ kind, clean runs stay quiet, the shared V100 samples tell data loading apart; ru
 GPU are checked on recorded GPU traces and on inputs built here."""
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -37,6 +38,31 @@ def planted(tmp_path_factory) -> Path:
     return logdir
 
 
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def pairs(tmp_path_factory) -> Path:
+    """Two-process gloo jobs, launched as torchrun would: a clean one, and one whose rank 1
+    is 40 ms slower every step."""
+    pytest.importorskip("torch")
+    logdir = tmp_path_factory.mktemp("pairs")
+    for scenario in ("clean_pair", "straggler"):
+        port, procs = _free_port(), []
+        for rank in (0, 1):
+            env = dict(
+                os.environ, RANK=str(rank), WORLD_SIZE="2", MASTER_ADDR="127.0.0.1",
+                MASTER_PORT=str(port), OMP_NUM_THREADS="1",
+            )  # fmt: skip
+            command = [sys.executable, str(WORKER), str(logdir), "--distributed", scenario]
+            procs.append(subprocess.Popen(command, env=env))
+        assert [p.wait(timeout=300) for p in procs] == [0, 0]
+    return logdir
+
+
 def findings(client, run: str) -> list[dict]:
     found = client.json("findings", run=run)["findings"]
     for finding in found:
@@ -66,6 +92,20 @@ def test_planted_faults_are_found_with_the_right_kind(planted, make_client):
     hot = [f for f in findings(client, "dominant_op") if f["kind"] == "hotspot"]
     assert [(f["key"], f["severity"]) for f in hot] == [("hotspot:aten::sort@rank0", "warning")]
     assert hot[0]["view"]["tab"] == "operators"
+
+
+def test_the_slowed_rank_of_a_gloo_job_is_the_straggler(pairs, make_client):
+    client = make_client(pairs)
+    # (a tiny model all-reducing every step is rightly told it waits on communication)
+    quiet_kinds = {"straggler", "data_loading", "hotspot", "step_outlier"}
+    loud = [f for f in findings(client, "clean_pair") if f["severity"] in LOUD]
+    assert [f["key"] for f in loud if f["kind"] in quiet_kinds] == []
+    found = {f["kind"]: f for f in findings(client, "straggler")}
+    straggler = found["straggler"]
+    assert straggler["ranks"] == [1] and straggler["severity"] == "warning"
+    assert straggler["evidence"]["median_extra_wait_of_others"]["value"] > 30_000_000
+    assert straggler["evidence"]["steps_with_others_waiting"]["value"] >= 0.8
+    assert found["communication"]["ranks"] == [0]  # the rank that waits, not the straggler
 
 
 def test_resnet_samples_data_loading(tmp_path, shared_data, make_client):
