@@ -277,7 +277,7 @@ def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
     return out
 
 
-_SYNC_CALL = re.compile(r"Synchronize|^(cuda|hip)Memcpy$")
+_SYNC_CALL = re.compile(r"Synchronize|^(Stream|Context|Event) Sync$|^(cuda|hip)Memcpy$")
 
 
 def _sync_ns(tables: RunTables, breakdowns: list[StepBreakdown]) -> dict[tuple, int]:

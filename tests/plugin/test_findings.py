@@ -2,6 +2,7 @@
 kind, clean runs stay quiet, the shared V100 samples tell data loading apart; rules that need a
 GPU are checked on recorded GPU traces and on inputs built here."""
 
+import concurrent.futures
 import os
 import socket
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tb_perf_plugin import run_tables
 from tb_perf_plugin.analysis.breakdown import CATEGORIES, StepBreakdown
 from tb_perf_plugin.analysis.findings import (
     DEFAULT_THRESHOLDS,
@@ -18,6 +20,8 @@ from tb_perf_plugin.analysis.findings import (
     sync_point,
 )
 from tb_perf_plugin.analysis.kernels import kernel_table
+from tb_perf_plugin.discovery import discover_runs
+from tb_perf_plugin.ingest.kineto import read_trace
 
 WORKER = Path(__file__).with_name("planted_faults_worker.py")
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
@@ -164,3 +168,30 @@ def test_host_bound_needs_an_idle_gpu_and_a_busy_runtime():
     assert host_bound(_inputs(busy, {}), DEFAULT_THRESHOLDS) == []
     cpu_only = [_step(0, s, 10_000_000, cpu=9_000_000) for s in range(4)]
     assert host_bound(_inputs(cpu_only, {}), DEFAULT_THRESHOLDS) == []
+
+
+def test_sync_time_is_the_union_of_sync_calls_in_a_gpu_trace(tmp_path, shared_data):
+    (tmp_path / "simple_add").mkdir()
+    os.symlink(shared_data / SIMPLE_ADD, tmp_path / "simple_add" / "rank0.pt.trace.json.gz")
+    run = discover_runs(str(tmp_path))["simple_add"]
+    with concurrent.futures.ThreadPoolExecutor(1) as executor:
+        tables = run_tables.read_run(
+            run, run.signature(), max_file_bytes=1 << 30, executor=executor, cache_dir=None,
+            on_progress=lambda _: None,
+        )  # fmt: skip
+    (window,) = run_tables.step_breakdowns(tables)  # no steps: the whole trace
+    measured = run_tables._sync_ns(tables, [window])[(0, None)]
+    trace = read_trace(str(shared_data / SIMPLE_ADD))
+    names = [trace.names[i] for i in trace.slices["name"]]
+    sync_names = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "Stream Sync", "Context Sync"}
+    intervals = sorted(
+        (int(s), int(s + d))
+        for n, s, d in zip(names, trace.slices["start"], trace.slices["dur"], strict=True)
+        if n in sync_names
+    )
+    total, reach = 0, 0
+    for start, end in intervals:
+        start = max(start, reach)
+        if end > start:
+            total, reach = total + end - start, end
+    assert measured == total > 0
