@@ -1,10 +1,10 @@
 // Overview dashboard: findings first, then the step-time breakdown, per-rank step statistics,
 // step time per rank, and the span table.
 
-import { fetchBreakdown, fetchFindings } from "./analysis/api";
+import { fetchBreakdown, fetchFindings, fetchKernels, fetchOperators } from "./analysis/api";
 import { breakdownChart } from "./analysis/breakdown";
 import { findingsPanel } from "./analysis/findings";
-import type { BreakdownAnswer, Finding } from "./analysis/types";
+import type { BreakdownAnswer, Finding, KernelsAnswer, OperatorsAnswer } from "./analysis/types";
 import { fetchSummary } from "./api";
 import { lineChart } from "./chart";
 import type { Dashboard, NavigationParams } from "./dashboard";
@@ -177,10 +177,58 @@ function stepsCaption(summary: Summary): string {
   return `${formatCount(count)} steps, ${first}–${last} (${scope}).`;
 }
 
+const TOP_ROWS = 5;
+
+/** The few heaviest operators and kernels, with a link to their tab. */
+function topPanel(
+  operators: OperatorsAnswer,
+  kernels: KernelsAnswer,
+  navigate: (tab: string, params: NavigationParams) => void,
+): HTMLElement | null {
+  if (operators.rows.length === 0 && kernels.rows.length === 0) return null;
+  const link = (tab: string, text: string): HTMLElement => {
+    const button = h("button", { type: "button", class: "link-button" }, text);
+    button.addEventListener("click", () => navigate(tab, {}));
+    return button;
+  };
+  const byDevice = operators.rows.some((r) => r.device_self_ns > 0);
+  const list = (items: [string, string][], testId: string): HTMLElement =>
+    h(
+      "ol",
+      { class: "top-list", "data-testid": testId },
+      ...items.map(([name, value]) => h("li", {}, h("span", { class: "top-name" }, name), ` ${value}`)),
+    );
+  return section(
+    "Top operators and kernels",
+    operators.rows.length
+      ? h(
+          "div",
+          {},
+          h("h3", {}, `Operators by ${byDevice ? "device" : "host"} self time`),
+          list(
+            operators.rows.map((r) => [r.name, formatDuration(byDevice ? r.device_self_ns : r.host_self_ns)]),
+            "top-operators",
+          ),
+          link("operators", "All operators"),
+        )
+      : null,
+    kernels.rows.length
+      ? h(
+          "div",
+          {},
+          h("h3", {}, "Kernels by total time"),
+          list(kernels.rows.map((r) => [r.name, formatDuration(r.total_ns)]), "top-kernels"),
+          link("kernels", "All kernels"),
+        )
+      : null,
+  );
+}
+
 function renderOverview(
   summary: Summary,
   findings: readonly Finding[],
   breakdown: BreakdownAnswer,
+  top: HTMLElement | null,
   navigate: (tab: string, params: NavigationParams) => void,
 ): HTMLElement {
   const rankTable = dataTable({
@@ -207,6 +255,7 @@ function renderOverview(
     ),
     section("Step time per rank", stepChart(summary)),
     section("Spans", spanTable(summary)),
+    top,
   );
 }
 
@@ -215,12 +264,15 @@ export const overviewDashboard: Dashboard = {
   label: "Overview",
   usesRankSelect: true,
   async show({ run, rank, signal, onProgress, onRanks, navigate }) {
-    const [summary, findings, breakdown] = await Promise.all([
+    const [summary, findings, breakdown, operators, kernels] = await Promise.all([
       fetchSummary(run, rank, signal, onProgress),
       fetchFindings(run, signal, onProgress),
       fetchBreakdown(run, rank, signal, onProgress),
+      fetchOperators(run, rank, "name", TOP_ROWS, signal, onProgress),
+      fetchKernels(run, rank, TOP_ROWS, signal, onProgress),
     ]);
     onRanks(summary.ranks);
-    return renderOverview(summary, findings.findings, breakdown, navigate);
+    const top = topPanel(operators, kernels, navigate);
+    return renderOverview(summary, findings.findings, breakdown, top, navigate);
   },
 };

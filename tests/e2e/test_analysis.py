@@ -61,7 +61,11 @@ def test_a_finding_link_opens_its_step_in_the_timeline(page, tensorboard_server)
 
 def test_operators_tab_sorts_filters_and_groups(page, tensorboard_server):
     plugin = open_run(page, tensorboard_server, "ddp_traced")
-    plugin.get_by_test_id("tab-operators").click()
+    top = plugin.get_by_test_id("top-operators").locator("li")
+    expect(top).to_have_count(5)
+    expect(top.first).to_contain_text("gloo:all_reduce")  # host self time leads on the CPU
+    plugin.get_by_role("button", name="All operators").click()
+    expect(plugin.get_by_test_id("tab-operators")).to_have_attribute("aria-selected", "true")
     table = plugin.get_by_test_id("operator-table")
     expect(table).to_be_visible()
     answer = tensorboard_server.get_json("operators?run=ddp_traced")
