@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from .align import Alignment
-from .analysis.nesting import nesting_depth
+from .analysis.nesting import group_start_longest_first, nesting_depth
 from .ingest.kineto import DEVICE_KINDS, Kind, TraceTables
 
 SPAN_KIND = 9  # MyTimer spans, next to ingest's Kind values
@@ -266,7 +266,7 @@ class Timeline:
         self._lane_index = {lane.id: i for i, lane in enumerate(self.lanes)}
         columns["lane"] = renumber[columns["lane"]] if len(columns["lane"]) else columns["lane"]
         # Rows: nesting depth within each lane.
-        order = _lane_start_longest_first(columns["lane"], columns["start"], columns["dur"])
+        order = group_start_longest_first(columns["lane"], columns["start"], columns["dur"])
         columns = {k: v[order] for k, v in columns.items()}
         rows = np.zeros(len(order), dtype=np.int16)
         lane_bounds = np.searchsorted(columns["lane"], np.arange(len(self.lanes) + 1))
@@ -614,20 +614,6 @@ class Timeline:
             {"step": step, "start": s - self.origin_ns, "end": e - self.origin_ns}
             for step, (s, e) in sorted(merged.items())
         ]
-
-
-def _lane_start_longest_first(lane: np.ndarray, start: np.ndarray, dur: np.ndarray) -> np.ndarray:
-    """The order by (lane, start, -dur). Two stable argsorts, the second on one int64 key that
-    sorts like (lane, start) (start >= 0 here): np.lexsort over millions of rows is several
-    times slower. Falls back to it where the key would not fit in 63 bits."""
-    if not len(start):
-        return np.zeros(0, dtype=np.int64)
-    start_bits = max(int(start.max()).bit_length(), 1)
-    if int(lane.max()).bit_length() + start_bits > 62:
-        return np.lexsort((-dur, start, lane))
-    by_dur = np.argsort(-dur, kind="stable")
-    key = (lane.astype(np.int64) << start_bits) | start
-    return by_dur[np.argsort(key[by_dur], kind="stable")]
 
 
 _LANE_JSON_OVERHEAD = 120  # '{"id": "", "boxes": {"start": [], ...}}'

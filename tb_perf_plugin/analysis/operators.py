@@ -15,7 +15,7 @@ import pandas as pd
 
 from ..ingest.kineto import DEVICE_KINDS, Kind, TraceTables
 from .breakdown import HOST_WORK_KINDS
-from .nesting import nesting_depth
+from .nesting import group_start_longest_first, nesting_depth
 
 OPERATOR_COLUMNS = [
     "name", "input_dims", "annotation", "calls", "host_total_ns", "host_self_ns",
@@ -66,7 +66,8 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     thread = np.asarray(slices["pid"]).astype(np.int64) * (1 << 32) + np.asarray(slices["tid"])
     # host ops and the runtime calls inside them nest together (a launch's op is around it)
     host = np.flatnonzero(np.isin(kinds, (*HOST_WORK_KINDS, Kind.RUNTIME)))
-    order = host[np.lexsort((-dur[host], start[host], thread[host]))]
+    _, thread_codes = np.unique(thread[host], return_inverse=True)
+    order = host[group_start_longest_first(thread_codes.reshape(-1), start[host], dur[host])]
     depth, parent = _nesting(thread[order], start[order], start[order] + dur[order])
     is_op = np.isin(kinds[order], HOST_WORK_KINDS)
 
