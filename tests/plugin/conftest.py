@@ -1,3 +1,5 @@
+import os
+
 import pytest
 from tensorboard.backend import application
 from tensorboard.plugins import base_plugin
@@ -27,3 +29,18 @@ class PluginClient:
 @pytest.fixture
 def make_client():
     return PluginClient
+
+
+RESNET_SAMPLES = "traces/pytorch__kineto/tb_plugin/samples"
+
+
+@pytest.fixture
+def resnet_logdir(tmp_path, shared_data):
+    """The two V100 ResNet-50 sample runs (DataLoader without / with 4 workers), as links:
+    discovery does not follow linked directories, so each trace file is linked."""
+    for workers in (0, 4):
+        name = f"resnet50_num_workers_{workers}"
+        (tmp_path / name).mkdir()
+        for trace in (shared_data / RESNET_SAMPLES / name).iterdir():
+            os.symlink(trace, tmp_path / name / trace.name)
+    return tmp_path

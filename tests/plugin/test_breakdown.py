@@ -18,7 +18,6 @@ NCCL_TRACES = {
     "df_index_resolver": f"{TRACES}/df_index_resolver/df_index_resolver.json.gz",
     "b200": "traces/AMD-AGI__TraceLens/tests/traces/b200/eager_trace.json.gz",
 }
-RESNET = "traces/pytorch__kineto/tb_plugin/samples"
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
 
 
@@ -90,13 +89,8 @@ def test_communication_total_is_the_union_of_nccl_kernels(name, linked, tmp_path
     assert any(step["communication_total_ns"] > 0 for step in rank["steps"])
 
 
-def test_dataloader_share_tells_the_resnet_samples_apart(tmp_path, shared_data, make_client):
-    for workers in (0, 4):
-        name = f"resnet50_num_workers_{workers}"
-        (tmp_path / name).mkdir()
-        for trace in (shared_data / RESNET / name).iterdir():
-            os.symlink(trace, tmp_path / name / trace.name)
-    client = make_client(tmp_path)
+def test_dataloader_share_tells_the_resnet_samples_apart(resnet_logdir, make_client):
+    client = make_client(resnet_logdir)
 
     def dataloader_shares(name: str) -> list[float]:
         (rank,) = client.json("breakdown", run=name)["ranks"]

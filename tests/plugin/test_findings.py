@@ -25,7 +25,6 @@ from tb_perf_plugin.ingest.kineto import read_trace
 
 WORKER = Path(__file__).with_name("planted_faults_worker.py")
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
-RESNET = "traces/pytorch__kineto/tb_plugin/samples"
 SIMPLE_ADD = (
     "traces/facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/simple_add/"
     "benchmark_result_493459_1694039959_trace.json.gz"
@@ -112,13 +111,8 @@ def test_the_slowed_rank_of_a_gloo_job_is_the_straggler(pairs, make_client):
     assert found["communication"]["ranks"] == [0]  # the rank that waits, not the straggler
 
 
-def test_resnet_samples_data_loading(tmp_path, shared_data, make_client):
-    for workers in (0, 4):
-        name = f"resnet50_num_workers_{workers}"
-        (tmp_path / name).mkdir()
-        for trace in (shared_data / RESNET / name).iterdir():
-            os.symlink(trace, tmp_path / name / trace.name)
-    client = make_client(tmp_path)
+def test_resnet_samples_data_loading(resnet_logdir, make_client):
+    client = make_client(resnet_logdir)
     kinds = {f["kind"]: f for f in findings(client, "resnet50_num_workers_0")}
     assert kinds["data_loading"]["severity"] in LOUD
     assert "data_loading" not in {f["kind"] for f in findings(client, "resnet50_num_workers_4")}
