@@ -5,6 +5,7 @@ Import cost is kept to the standard library: torch is imported only by the parts
 
 from ._clock import ClockSkew, sync_clocks
 from ._gpu_events import CudaEventBackend, EventBackend
+from ._loader import TimedLoader, timed_loader
 from ._mirror import Mirror, RecordFunctionMirror
 from ._profile import StepProfiler, TorchProfilerBackend, profile_steps
 from ._rank import RankInfo, detect_rank
@@ -27,10 +28,12 @@ __all__ = [
     "RunWriter",
     "Schedule",
     "StepProfiler",
+    "TimedLoader",
     "TimerError",
     "TorchProfilerBackend",
     "WindowScheduler",
     "detect_rank",
     "profile_steps",
     "sync_clocks",
+    "timed_loader",
 ]

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .align import Alignment, Method, RankClockEvidence, align_ranks, is_point_to_point
 from .analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
-from .analysis.findings import DATA_SPAN, AnalysisInputs, Finding, find_all
+from .analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding, find_all
 from .analysis.kernels import DeviceMetrics, aggregate_kernels, device_metrics, kernel_events
 from .analysis.operators import aggregate_operators, named_operator_events
 from .discovery import Run, now_ns
@@ -337,7 +337,12 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
                 [(s, a, b) for s, (a, b) in sorted(steps.items())], columns=["step", "t0", "t1"]
             )
         spans = tables.spans[tables.spans["rank"] == rank]
-        top = spans[(spans["parent"] <= 0) & spans["name"].str.contains(DATA_SPAN)]
+        names = spans["name"].astype(str)
+        measured = names == LOADER_SPAN  # timed_loader's waits, else data-like top-level spans
+        loading = (
+            measured if measured.any() else (spans["parent"] <= 0) & names.str.contains(DATA_SPAN)
+        )
+        top = spans[loading]
         if len(top):
             data_spans[rank] = (top["t1"] - top["t0"]).groupby(top["step"]).sum()
         if traces:
@@ -358,6 +363,7 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
     findings = find_all(AnalysisInputs(
         step_times, data_spans, breakdowns, operators, aggregate_kernels(kernel_all),
         _sync_ns(tables, breakdowns), profiling,
+        {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader},
     ))  # fmt: skip
     return RunAnalysis(breakdowns, operator_all, kernel_all, devices, findings)
 

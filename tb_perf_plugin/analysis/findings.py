@@ -18,8 +18,10 @@ from .breakdown import StepBreakdown
 
 SCHEMA_VERSION = 1
 SEVERITIES = ("info", "warning", "critical")
-# MyTimer spans that stand for input loading when the run has no trace
+# MyTimer spans that stand for input loading when the run has no trace: top-level spans named
+# like this, and collectors.timed_loader's span wherever it is
 DATA_SPAN = re.compile(r"data|load|batch|input|fetch", re.IGNORECASE)
+LOADER_SPAN = "dataloader"
 _NOT_A_HOTSPOT = re.compile(r"DataLoader|gloo:|nccl|c10d::|record_param_comms", re.IGNORECASE)
 _MATMUL_KERNEL = re.compile(r"gemm|conv|matmul|wgrad|dgrad|xmma|mfma|cutlass|Cijk_", re.IGNORECASE)
 
@@ -99,6 +101,7 @@ class AnalysisInputs:
     sync_ns: dict[tuple[int, int | None], int]  # (rank, step) -> time in sync calls
     # steps our own profiler slowed down (window start/stop), left out of step statistics
     profiler_steps: dict[int, set[int]] = field(default_factory=dict)
+    loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's
 
 
 def _evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
@@ -165,14 +168,22 @@ def data_loading(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         severity = _severity(share, t.data_loading_warning, t.data_loading_critical)
         if severity is None or median_ns < t.data_loading_min_ns:
             continue
+        settings = inputs.loader_settings.get(rank, {})
+        workers = settings.get("num_workers")
+        extra = {} if workers is None else {"num_workers": (workers, "")}
+        advice = (
+            f"The DataLoader has num_workers={workers}: loading runs on the training process. "
+            if workers == 0
+            else ""
+        )
         out.append(Finding(
             "data_loading", severity,
             f"Rank {rank} spends {share:.0%} of each step waiting for input data",
             _evidence(median_share=(share, "fraction"), median_time=(int(median_ns), "ns"),
-                      source=(source, "")),
-            "Load data in parallel: DataLoader(num_workers=N) with N up to the CPU cores per "
-            "GPU, pin_memory=True, persistent_workers=True and prefetch_factor; move decoding "
-            "and augmentation off the training process (or to the GPU).",
+                      source=(source, ""), **extra),
+            advice + "Load data in parallel: DataLoader(num_workers=N) with N up to the CPU "
+            "cores per GPU, pin_memory=True, persistent_workers=True and prefetch_factor; move "
+            "decoding and augmentation off the training process (or to the GPU).",
             {"tab": "overview", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
         ))  # fmt: skip
     return out

@@ -24,6 +24,7 @@ class RankMeta(msgspec.Struct):
     started_unix_ns: int
     closed_unix_ns: int | None = None
     clock_sync: dict[str, Any] | None = None
+    dataloader: dict[str, Any] | None = None  # collectors.timed_loader's loader settings
 
 
 def read_meta(path: str) -> RankMeta:

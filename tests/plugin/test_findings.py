@@ -189,3 +189,19 @@ def test_sync_time_is_the_union_of_sync_calls_in_a_gpu_trace(tmp_path, shared_da
         if end > start:
             total, reach = total + end - start, end
     assert measured == total > 0
+
+
+def test_data_loading_rests_on_timed_loader_waits(tmp_path, make_client):
+    from tests.collectors.test_loader import SlowSamples, train
+
+    torch = pytest.importorskip("torch")
+    loader = torch.utils.data.DataLoader(SlowSamples(40 * 8, 0.001), batch_size=8)  # 8 ms
+    train(tmp_path / "slow", loader, [])
+    (finding,) = [
+        f
+        for f in make_client(tmp_path).json("findings", run="slow")["findings"]
+        if f["kind"] == "data_loading"
+    ]
+    assert finding["evidence"]["num_workers"]["value"] == 0
+    assert finding["recommendation"].startswith("The DataLoader has num_workers=0")
+    assert finding["evidence"]["median_share"]["value"] > 0.5
