@@ -73,6 +73,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/breakdown": self._serve_breakdown,
             "/operators": self._serve_operators,
             "/kernels": self._serve_kernels,
+            "/modules": self._serve_modules,
             "/timeline/meta": self._serve_timeline_meta,
             "/timeline/tiles": self._serve_timeline_tiles,
             "/timeline/event": self._serve_timeline_event,
@@ -116,6 +117,12 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             args.get("run"), args.get("rank"), args.get("group_by"), args.get("limit")
         )
         return _respond(request, body)
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_modules(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        return _respond(request, self._service.modules(args.get("run"), args.get("rank")))
 
     @wrappers.Request.application
     @_json_route

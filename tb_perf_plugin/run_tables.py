@@ -20,6 +20,7 @@ from .align import Alignment, Method, RankClockEvidence, align_ranks, is_point_t
 from .analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
 from .analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding, find_all
 from .analysis.kernels import DeviceMetrics, aggregate_kernels, device_metrics, kernel_events
+from .analysis.modules import module_events, module_events_of_nothing
 from .analysis.operators import aggregate_operators, named_operator_events
 from .discovery import Run, now_ns
 from .errors import Unreadable
@@ -318,6 +319,7 @@ class RunAnalysis:
     breakdowns: list[StepBreakdown]
     operator_events: pd.DataFrame  # named_operator_events + rank
     kernel_events: pd.DataFrame  # kernel_events + rank
+    module_events: pd.DataFrame  # module_events (nn.Module calls in traces) + rank
     devices: list[DeviceSeries]
     findings: list[Finding]
 
@@ -327,7 +329,7 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
     docs/FINDINGS.md) from a run's timer files and traces."""
     breakdowns = step_breakdowns(tables)
     step_times, data_spans, operators, profiling = {}, {}, {}, {}
-    operator_parts, kernel_parts, devices = [], [], []
+    operator_parts, kernel_parts, module_parts, devices = [], [], [], []
     for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
         profiling[rank] = _profiler_boundary_steps(traces)
@@ -350,6 +352,7 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
             operators[rank] = aggregate_operators(events)
             operator_parts.append(events.assign(rank=rank))
             kernel_parts.append(kernel_events([t.tables for t in traces]).assign(rank=rank))
+            module_parts += [module_events(t.tables).assign(rank=rank) for t in traces]
             devices += [
                 DeviceSeries(rank, os.path.relpath(t.path, run.path), metrics)
                 for t in traces
@@ -365,7 +368,12 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
         _sync_ns(tables, breakdowns), profiling,
         {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader},
     ))  # fmt: skip
-    return RunAnalysis(breakdowns, operator_all, kernel_all, devices, findings)
+    modules = (
+        pd.concat(module_parts, ignore_index=True)
+        if module_parts
+        else module_events_of_nothing().assign(rank=pd.Series(dtype=np.int64))
+    )
+    return RunAnalysis(breakdowns, operator_all, kernel_all, modules, devices, findings)
 
 
 def _profiler_boundary_steps(traces: list[TraceFile]) -> set[int]:

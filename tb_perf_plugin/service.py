@@ -22,6 +22,7 @@ import pandas as pd
 
 from .analysis.breakdown import CATEGORIES
 from .analysis.kernels import aggregate_kernels, bucket_means
+from .analysis.modules import module_table
 from .analysis.operators import aggregate_operators
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
@@ -40,6 +41,7 @@ MAX_SERIES_POINTS = 2000
 MAX_SPAN_ROWS = 500
 MAX_SEARCH_RESULTS = 1000
 MAX_OPERATOR_ROWS = 1000
+MAX_MODULE_ROWS = 5000
 INLINE_WAIT = -1.0  # as a `wait_s` argument: the service's inline_wait_s; None waits until done
 
 
@@ -321,6 +323,25 @@ class RunService:
             "group_by": "input_dims" if group_by == "input_dims" else "name",
             "total_rows": len(table),
             "rows": table.head(count).to_dict(orient="records"),
+        }
+
+    def modules(
+        self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Any] | Progress:
+        """The nn.Module tree of the run's traces, per module path (docs/ANALYSIS.md)."""
+        run, analysis, selected = self._analysis_and_rank(run_name, rank, wait_s)
+        if isinstance(analysis, Progress):
+            return analysis
+        events = analysis.module_events
+        if selected is not None:
+            events = events[events["rank"] == selected]
+        table = module_table(events)
+        return {
+            "run": run.name,
+            "rank": selected,
+            "source": "trace" if len(table) else None,
+            "rows": table.head(MAX_MODULE_ROWS).to_dict(orient="records"),
+            "total_rows": len(table),
         }
 
     def kernels(

@@ -1,6 +1,7 @@
 // The dashboard tabs, in tab-bar order; the first one is the default. Adding a tab is one line.
 
 import { kernelsDashboard } from "./analysis/kernels";
+import { modulesDashboard } from "./analysis/modules";
 import { operatorsDashboard } from "./analysis/operators";
 import type { Dashboard } from "./dashboard";
 import { overviewDashboard } from "./overview";
@@ -11,4 +12,5 @@ export const DASHBOARDS: readonly Dashboard[] = [
   timelineDashboard,
   operatorsDashboard,
   kernelsDashboard,
+  modulesDashboard,
 ];

@@ -40,3 +40,30 @@ def group_start_longest_first(group: np.ndarray, start: np.ndarray, dur: np.ndar
     by_dur = np.argsort(-dur, kind="stable")
     key = (group.astype(np.int64) << start_bits) | start
     return by_dur[np.argsort(key[by_dur], kind="stable")]
+
+
+def nesting_parents(
+    thread: np.ndarray, start: np.ndarray, end: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """For events sorted by (thread, start, -duration), each one's depth (the events of its
+    thread open when it starts) and the index of its direct parent (-1 at the top): the last
+    event one level up that started before it and is still open when it starts."""
+    n = len(start)
+    depth = np.zeros(n, dtype=np.int64)
+    parent = np.full(n, -1, dtype=np.int64)
+    bounds = np.flatnonzero(np.concatenate(([True], thread[1:] != thread[:-1], [True])))
+    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        s, e = start[lo:hi], end[lo:hi]
+        depth[lo:hi] = d = nesting_depth(s, e)
+        for level in range(1, int(d.max(initial=0)) + 1):
+            children = np.flatnonzero(d == level)
+            candidates = np.flatnonzero(d == level - 1)
+            # the parent is the last shallower event that started before the child
+            at = np.searchsorted(candidates, children, side="right") - 1
+            found = at >= 0
+            p = candidates[at[found]]
+            # open when the child starts (a launch timed by the driver may end a little after
+            # its op: the two clocks differ by a few hundred ns)
+            inside = e[p] > s[children[found]]
+            parent[lo + children[found][inside]] = lo + p[inside]
+    return depth, parent

@@ -15,39 +15,12 @@ import pandas as pd
 
 from ..ingest.kineto import DEVICE_KINDS, Kind, TraceTables
 from .breakdown import HOST_WORK_KINDS
-from .nesting import group_start_longest_first, nesting_depth
+from .nesting import group_start_longest_first, nesting_parents
 
 OPERATOR_COLUMNS = [
     "name", "input_dims", "annotation", "calls", "host_total_ns", "host_self_ns",
     "device_total_ns", "device_self_ns",
 ]  # fmt: skip
-
-
-def _nesting(
-    thread: np.ndarray, start: np.ndarray, end: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """For events sorted by (thread, start, -duration), each one's depth (the events of its
-    thread open when it starts) and the index of its direct parent (-1 at the top): the last
-    event one level up that started before it and is still open when it starts."""
-    n = len(start)
-    depth = np.zeros(n, dtype=np.int64)
-    parent = np.full(n, -1, dtype=np.int64)
-    bounds = np.flatnonzero(np.concatenate(([True], thread[1:] != thread[:-1], [True])))
-    for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        s, e = start[lo:hi], end[lo:hi]
-        depth[lo:hi] = d = nesting_depth(s, e)
-        for level in range(1, int(d.max(initial=0)) + 1):
-            children = np.flatnonzero(d == level)
-            candidates = np.flatnonzero(d == level - 1)
-            # the parent is the last shallower event that started before the child
-            at = np.searchsorted(candidates, children, side="right") - 1
-            found = at >= 0
-            p = candidates[at[found]]
-            # open when the child starts (a launch timed by the driver may end a little after
-            # its op: the two clocks differ by a few hundred ns)
-            inside = e[p] > s[children[found]]
-            parent[lo + children[found][inside]] = lo + p[inside]
-    return depth, parent
 
 
 def _window_marker(trace: TraceTables) -> np.ndarray:
@@ -68,7 +41,7 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     host = np.flatnonzero(np.isin(kinds, (*HOST_WORK_KINDS, Kind.RUNTIME)))
     _, thread_codes = np.unique(thread[host], return_inverse=True)
     order = host[group_start_longest_first(thread_codes.reshape(-1), start[host], dur[host])]
-    depth, parent = _nesting(thread[order], start[order], start[order] + dur[order])
+    depth, parent = nesting_parents(thread[order], start[order], start[order] + dur[order])
     is_op = np.isin(kinds[order], HOST_WORK_KINDS)
 
     # direct children's time comes off the parent's self time

@@ -98,3 +98,9 @@ def test_kernels_tab_without_gpu_kernels_says_so(page, tensorboard_server):
     plugin = open_run(page, tensorboard_server, "ddp_traced")
     plugin.get_by_test_id("tab-kernels").click()
     expect(plugin.get_by_test_id("kernels")).to_contain_text("No GPU kernels in this run")
+
+
+def test_modules_tab_explains_how_to_get_the_module_tree(page, tensorboard_server):
+    plugin = open_run(page, tensorboard_server, "ddp_traced")
+    plugin.get_by_test_id("tab-modules").click()
+    expect(plugin.get_by_test_id("modules")).to_contain_text("with_stack=True")

@@ -1,7 +1,13 @@
 // Fetching the analysis routes; each answers 202 with progress while the run is ingested.
 
 import { getJson, type ProgressListener } from "../api";
-import type { BreakdownAnswer, FindingsAnswer, KernelsAnswer, OperatorsAnswer } from "./types";
+import type {
+  BreakdownAnswer,
+  FindingsAnswer,
+  KernelsAnswer,
+  ModulesAnswer,
+  OperatorsAnswer,
+} from "./types";
 
 function query(run: string, extra: Record<string, string | number | null> = {}): string {
   const params = new URLSearchParams({ run });
@@ -48,4 +54,13 @@ export function fetchKernels(
   onProgress?: ProgressListener,
 ): Promise<KernelsAnswer> {
   return getJson(`./kernels?${query(run, { rank, limit })}`, signal, onProgress);
+}
+
+export function fetchModules(
+  run: string,
+  rank: number | null,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<ModulesAnswer> {
+  return getJson(`./modules?${query(run, { rank })}`, signal, onProgress);
 }

@@ -93,3 +93,22 @@ export interface KernelsAnswer {
   rows: KernelRow[];
   devices: DeviceSeries[];
 }
+
+export interface ModuleRow {
+  path: string;
+  name: string;
+  depth: number;
+  calls: number;
+  total_ns: number;
+  self_ns: number;
+  mean_ns: number;
+  p95_ns: number;
+}
+
+export interface ModulesAnswer {
+  run: string;
+  rank: number | null;
+  source: "trace" | null;
+  total_rows: number;
+  rows: ModuleRow[];
+}
