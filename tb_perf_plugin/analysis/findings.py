@@ -300,13 +300,23 @@ def hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     return out
 
 
+def _steady_durations(
+    inputs: AnalysisInputs, rank: int, t: Thresholds, min_steps: int
+) -> tuple[pd.DataFrame, np.ndarray] | None:
+    """The rank's steady steps and their durations, if there are at least `min_steps`."""
+    steps = _steady(inputs, rank, t)
+    if len(steps) < min_steps:
+        return None
+    return steps, (steps["t1"] - steps["t0"]).to_numpy(np.float64)
+
+
 def step_outlier(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     out = []
     for rank in sorted(inputs.step_times):
-        steps = _steady(inputs, rank, t)
-        if len(steps) < t.outlier_min_steps:
+        steady = _steady_durations(inputs, rank, t, t.outlier_min_steps)
+        if steady is None:
             continue
-        duration = (steps["t1"] - steps["t0"]).to_numpy(np.float64)
+        steps, duration = steady
         median, spread = _robust(duration)
         z = (duration - median) / spread
         slow = np.flatnonzero(
@@ -340,10 +350,10 @@ def step_outlier(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
 def variability(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     out = []
     for rank in sorted(inputs.step_times):
-        steps = _steady(inputs, rank, t)
-        if len(steps) < t.variability_min_steps:
+        steady = _steady_durations(inputs, rank, t, t.variability_min_steps)
+        if steady is None:
             continue
-        duration = (steps["t1"] - steps["t0"]).to_numpy(np.float64)
+        _, duration = steady
         median, spread = _robust(duration)
         variation = spread / median
         severity = "warning" if variation >= t.variability_warning else "info"

@@ -43,6 +43,14 @@ function columns(rootTotal: number): Column<ModuleRow>[] {
   ];
 }
 
+function modulesPanel(...content: HTMLElement[]): HTMLElement {
+  return h(
+    "div",
+    { class: "overview", "data-testid": "modules" },
+    h("section", { class: "panel" }, h("h2", {}, "Modules"), ...content),
+  );
+}
+
 export const modulesDashboard: Dashboard = {
   id: "modules",
   label: "Modules",
@@ -50,19 +58,12 @@ export const modulesDashboard: Dashboard = {
   async show({ run, rank, signal, onProgress }) {
     const answer = await fetchModules(run, rank, signal, onProgress);
     if (answer.rows.length === 0) {
-      return h(
-        "div",
-        { class: "overview", "data-testid": "modules" },
+      return modulesPanel(
         h(
-          "section",
-          { class: "panel" },
-          h("h2", {}, "Modules"),
-          h(
-            "p",
-            { class: "muted" },
-            "No module calls in this run's traces. Record with profile_steps(..., with_stack=True) " +
-              "(or torch.profiler's with_stack=True) in eager mode to see the nn.Module tree.",
-          ),
+          "p",
+          { class: "muted" },
+          "No module calls in this run's traces. Record with profile_steps(..., with_stack=True) " +
+            "(or torch.profiler's with_stack=True) in eager mode to see the nn.Module tree.",
         ),
       );
     }
@@ -76,21 +77,14 @@ export const modulesDashboard: Dashboard = {
       rowTestId: "module-row",
       rowName: (r) => r.path,
     });
-    return h(
-      "div",
-      { class: "overview", "data-testid": "modules" },
+    return modulesPanel(
       h(
-        "section",
-        { class: "panel" },
-        h("h2", {}, "Modules"),
-        h(
-          "p",
-          { class: "muted" },
-          "Forward calls from torch.profiler's Python stacks. Names are class names with a " +
-            "per-class counter (Linear_3), not attribute paths; the tree comes from how calls nest.",
-        ),
-        h("div", { class: "table-scroll" }, table),
+        "p",
+        { class: "muted" },
+        "Forward calls from torch.profiler's Python stacks. Names are class names with a " +
+          "per-class counter (Linear_3), not attribute paths; the tree comes from how calls nest.",
       ),
+      h("div", { class: "table-scroll" }, table),
     );
   },
 };
