@@ -19,7 +19,13 @@ import pandas as pd
 from .align import Alignment, Method, RankClockEvidence, align_ranks, is_point_to_point
 from .analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
 from .analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding, find_all
-from .analysis.kernels import DeviceMetrics, aggregate_kernels, device_metrics, kernel_events
+from .analysis.kernels import (
+    DeviceMetrics,
+    aggregate_kernels,
+    device_metrics,
+    kernel_events,
+    trace_kernels,
+)
 from .analysis.modules import module_events, module_events_of_nothing
 from .analysis.operators import aggregate_operators, named_operator_events
 from .discovery import Run, now_ns
@@ -351,13 +357,14 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
             events = named_operator_events([t.tables for t in traces])
             operators[rank] = aggregate_operators(events)
             operator_parts.append(events.assign(rank=rank))
-            kernel_parts.append(kernel_events([t.tables for t in traces]).assign(rank=rank))
             module_parts += [module_events(t.tables).assign(rank=rank) for t in traces]
-            devices += [
-                DeviceSeries(rank, os.path.relpath(t.path, run.path), metrics)
-                for t in traces
-                for metrics in device_metrics(t.tables)
-            ]
+            for trace in traces:
+                kernels = trace_kernels(trace.tables)
+                kernel_parts.append(kernels.assign(rank=rank))
+                devices += [
+                    DeviceSeries(rank, os.path.relpath(trace.path, run.path), metrics)
+                    for metrics in device_metrics(trace.tables, kernels)
+                ]
     operator_all = pd.concat(operator_parts, ignore_index=True) if operator_parts else None
     kernel_all = pd.concat(kernel_parts, ignore_index=True) if kernel_parts else None
     if operator_all is None:

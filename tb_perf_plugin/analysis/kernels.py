@@ -36,33 +36,35 @@ def uses_tensor_cores(name: str) -> bool:
     return bool(_TENSOR_CORE_NAME.search(name))
 
 
-def _kernels_of(trace: TraceTables | None) -> pd.DataFrame:
+def trace_kernels(trace: TraceTables | None) -> pd.DataFrame:
+    """A trace's kernels: name, device, start, dur, blocks_per_sm, occupancy (-1: none) and
+    tensor_cores (the name guess, made once per distinct name of the trace)."""
     if trace is None:
-        columns = ("name", "device", "start", "dur", "blocks_per_sm", "occupancy")
+        columns = (
+            "name", "device", "start", "dur", "blocks_per_sm", "occupancy", "tensor_cores",
+        )  # fmt: skip
         return pd.DataFrame({c: [] for c in columns})
     slices = trace.slices
     rows = np.flatnonzero(np.asarray(slices["kind"]) == Kind.KERNEL)
+    name_ids = np.asarray(slices["name"])[rows]
+    distinct, codes = np.unique(name_ids, return_inverse=True)
+    guesses = np.array([uses_tensor_cores(trace.names[i]) for i in distinct.tolist()], bool)
     return pd.DataFrame({
-        "name": np.array(trace.names, dtype=object)[np.asarray(slices["name"])[rows]],
+        "name": np.array(trace.names, dtype=object)[name_ids],
         "device": np.asarray(slices["pid"])[rows],
         "start": np.asarray(slices["start"])[rows],
         "dur": np.asarray(slices["dur"])[rows],
         "blocks_per_sm": np.asarray(slices["blocks_per_sm"], dtype=np.float64)[rows],
         "occupancy": np.asarray(slices["occupancy"], dtype=np.float64)[rows],
+        "tensor_cores": guesses[codes.reshape(-1)] if len(rows) else np.zeros(0, bool),
     })  # fmt: skip
 
 
-def _tensor_core_names(names: pd.Series) -> np.ndarray:
-    """uses_tensor_cores per row, deciding once per distinct name (kernel names are long)."""
-    verdicts = {name: uses_tensor_cores(name) for name in names.unique()}
-    return names.map(verdicts).to_numpy(bool)
-
-
 def kernel_events(traces: list[TraceTables]) -> pd.DataFrame:
-    """The traces' kernels: name, device, start, dur, blocks_per_sm, occupancy (-1: none)."""
+    """trace_kernels of the traces, one after the other."""
     if not traces:
-        return _kernels_of(None)
-    return pd.concat([_kernels_of(t) for t in traces], ignore_index=True)
+        return trace_kernels(None)
+    return pd.concat([trace_kernels(t) for t in traces], ignore_index=True)
 
 
 def kernel_table(traces: list[TraceTables]) -> pd.DataFrame:
@@ -90,13 +92,14 @@ def aggregate_kernels(kernels: pd.DataFrame) -> pd.DataFrame:
         total_ns=("dur", "sum"),
         min_ns=("dur", "min"),
         max_ns=("dur", "max"),
+        tensor_cores=("tensor_cores", "first"),
         **weighted,
     )
     table = table.reset_index()
     table["mean_ns"] = table["total_ns"] // table["calls"]
     grand_total = table["total_ns"].sum()
     table["pct_of_kernel_time"] = 100.0 * table["total_ns"] / grand_total if grand_total else 0.0
-    table["tensor_cores"] = _tensor_core_names(table["name"])
+    table["tensor_cores"] = table["tensor_cores"].astype(bool)
     for column, output in (
         ("blocks_per_sm", "mean_blocks_per_sm"),
         ("occupancy", "mean_est_occupancy_pct"),
@@ -139,9 +142,10 @@ def _bucket_ns(span_ns: int) -> int:
     return bucket_us * 1000
 
 
-def device_metrics(trace: TraceTables) -> list[DeviceMetrics]:
-    """Per device of the trace: utilization per bucket, SM efficiency per kernel interval."""
-    kernels = _kernels_of(trace)
+def device_metrics(trace: TraceTables, kernels: pd.DataFrame | None = None) -> list[DeviceMetrics]:
+    """Per device of the trace: utilization per bucket, SM efficiency per kernel interval.
+    `kernels`: the trace's trace_kernels, if already made."""
+    kernels = trace_kernels(trace) if kernels is None else kernels
     if kernels.empty:
         return []
     first, last = trace_window(trace)
@@ -160,7 +164,7 @@ def device_metrics(trace: TraceTables) -> list[DeviceMetrics]:
         blocks = group["blocks_per_sm"].to_numpy(np.float64)
         known = blocks > 0
         dur = group["dur"].to_numpy(np.int64)
-        tensor = _tensor_core_names(group["name"])
+        tensor = group["tensor_cores"].to_numpy(bool)
         out.append(DeviceMetrics(
             int(device), (first, last), bucket, utilization,
             sm_efficiency_ranges(start[known], end[known], blocks[known]),
