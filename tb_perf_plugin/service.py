@@ -215,19 +215,25 @@ class RunService:
 
         return self._result(run, "tables", signature, total, work, wait_s)
 
-    def timeline(self, run: Run, wait_s: float | None = None) -> Timeline | Progress:
+    def _from_tables(
+        self, run: Run, kind: str, build: Callable[[RunTables], Any], wait_s: float | None
+    ) -> Any:
+        """`build(tables)` for this run version, as a job after the tables' own, cached."""
         signature = run.signature()
         tables = self.tables(run, wait_s)
         if isinstance(tables, Progress):
             return tables
         total = sum(len(t.tables.slices["start"]) for t in tables.traces) + len(tables.spans)
 
-        def work(job: _Job) -> Timeline:
-            timeline = build_timeline(tables)
+        def work(job: _Job) -> Any:
+            result = build(tables)
             job.advance(total)
-            return timeline
+            return result
 
-        return self._result(run, "timeline", signature, total, work, wait_s)
+        return self._result(run, kind, signature, total, work, wait_s)
+
+    def timeline(self, run: Run, wait_s: float | None = None) -> Timeline | Progress:
+        return self._from_tables(run, "timeline", build_timeline, wait_s)
 
     def _wait(self, wait_s: float | None) -> float | None:
         return self.inline_wait_s if wait_s == INLINE_WAIT else wait_s
@@ -248,18 +254,7 @@ class RunService:
 
     def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis | Progress:
         """The run's analysis (breakdowns, operators, kernels, findings), computed once."""
-        signature = run.signature()
-        tables = self.tables(run, wait_s)
-        if isinstance(tables, Progress):
-            return tables
-        total = sum(len(t.tables.slices["start"]) for t in tables.traces) + len(tables.spans)
-
-        def work(job: _Job) -> RunAnalysis:
-            analysis = analyze_run(run, tables)
-            job.advance(total)
-            return analysis
-
-        return self._result(run, "analysis", signature, total, work, wait_s)
+        return self._from_tables(run, "analysis", lambda t: analyze_run(run, t), wait_s)
 
     def _analysis_and_rank(
         self, run_name: str | None, rank: str | None, wait_s: float | None
