@@ -74,6 +74,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/operators": self._serve_operators,
             "/kernels": self._serve_kernels,
             "/modules": self._serve_modules,
+            "/module_steps": self._serve_module_steps,
             "/timeline/meta": self._serve_timeline_meta,
             "/timeline/tiles": self._serve_timeline_tiles,
             "/timeline/event": self._serve_timeline_event,
@@ -123,6 +124,15 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_modules(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         return _respond(request, self._service.modules(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_module_steps(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.module_steps(
+            args.get("run"), args.get("rank"), args.get("path"), args.get("phase")
+        )
+        return _respond(request, body)
 
     @wrappers.Request.application
     @_json_route

@@ -12,7 +12,9 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
+import msgspec
 import numpy as np
 import pandas as pd
 
@@ -26,14 +28,28 @@ from .analysis.kernels import (
     kernel_events,
     trace_kernels,
 )
-from .analysis.modules import module_events, module_events_of_nothing
+from .analysis.modules import (
+    RECORD_COLUMNS,
+    ModuleData,
+    ModuleRecords,
+    collector_module_data,
+    frame,
+    module_events,
+    trace_module_data,
+)
 from .analysis.operators import aggregate_operators, named_operator_events
 from .discovery import Run, now_ns
 from .errors import Unreadable
 from .ingest.cache import TraceCache, ingest_to_cache
 from .ingest.kineto import DEVICE_KINDS, TraceTables, is_collective
 from .ingest.meta import RankMeta
-from .ingest.timer import SPAN_COLUMNS, STEP_COLUMNS, TimerTables, read_timer_file
+from .ingest.records import read_json_lines
+from .ingest.timer import (
+    SPAN_COLUMNS,
+    STEP_COLUMNS,
+    _only_appended,
+    read_timer_file,
+)
 from .timeline import RankInput, Timeline
 
 IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
@@ -58,10 +74,13 @@ class RunTables:
     traces: list[TraceFile] = field(default_factory=list)
     rank_meta: dict[int, RankMeta] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    modules: ModuleRecords = field(default_factory=ModuleRecords.empty)
+    module_warnings: list[str] = field(default_factory=list)  # also in `warnings`
 
     @property
     def ranks(self) -> list[int]:
         ranks = set(self.rank_meta) | {t.rank for t in self.traces}
+        ranks |= set(self.modules.blocks["rank"].unique().tolist())
         return sorted(ranks | set(self.steps["rank"].unique().tolist()))
 
 
@@ -79,12 +98,12 @@ def read_run(
     executor: concurrent.futures.Executor,
     cache_dir: str | None,
     on_progress: Callable[[int], None],
-    timer_reads: dict[str, TimerTables] | None = None,
+    file_reads: dict[str, Any] | None = None,
 ) -> RunTables:
-    """`timer_reads` holds each timer file's last read; files that only grew since are tailed
-    from where that read ended, and the dict is updated."""
-    timer_reads = {} if timer_reads is None else timer_reads
-    span_parts, step_parts, warnings = [], [], []
+    """`file_reads` holds each timer and modules file's last read; files that only grew since
+    are tailed from where that read ended, and the dict is updated."""
+    file_reads = {} if file_reads is None else file_reads
+    span_parts, step_parts, warnings, module_parts, module_warnings = [], [], [], [], []
     readable = 0
     rank_meta: dict[int, RankMeta] = {}
     for writer_index, writer in enumerate(run.writers):
@@ -93,32 +112,38 @@ def read_run(
             warnings.append(f"{label}: {writer.meta_error}")
         if writer.meta is not None:
             rank_meta.setdefault(writer.rank, writer.meta)
-        path = writer.files.get("timer")
-        if path is None:
-            continue
-        try:
-            timer = read_timer_file(path, max_file_bytes, on_progress, timer_reads.get(path))
-            timer_reads[path] = timer
-        except Unreadable as exc:
-            warnings.append(f"{label}: {exc.message}")
-            continue
-        except FileNotFoundError:
-            warnings.append(f"{label}: {os.path.basename(path)} disappeared while reading")
-            continue
-        except OSError as exc:
-            warnings.append(f"{label}: {os.path.basename(path)} unreadable ({exc.strerror})")
-            continue
-        readable += 1
-        if timer.truncated_tail and writer.status(now_ns()) != "live":
-            warnings.append(
-                f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
-            )
-        warnings.extend(f"{label}: {problem}" for problem in timer.problems)
-        for part, parts in ((timer.spans, span_parts), (timer.steps, step_parts)):
-            parts.append(part.assign(rank=writer.rank, writer=writer_index))
+        for kind, read in (("timer", read_timer_file), ("modules", read_modules_file)):
+            path = writer.files.get(kind)
+            if path is None:
+                continue
+            problems = warnings if kind == "timer" else module_warnings
+            try:
+                result = read(path, max_file_bytes, on_progress, file_reads.get(path))
+                file_reads[path] = result
+            except Unreadable as exc:
+                problems.append(f"{label}: {exc.message}")
+                continue
+            except FileNotFoundError:
+                problems.append(f"{label}: {os.path.basename(path)} disappeared while reading")
+                continue
+            except OSError as exc:
+                problems.append(f"{label}: {os.path.basename(path)} unreadable ({exc.strerror})")
+                continue
+            readable += 1
+            if result.truncated_tail and writer.status(now_ns()) != "live":
+                problems.append(
+                    f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
+                )
+            problems.extend(f"{label}: {problem}" for problem in result.problems)
+            if kind == "timer":
+                span_parts.append(result.spans.assign(rank=writer.rank, writer=writer_index))
+                step_parts.append(result.steps.assign(rank=writer.rank, writer=writer_index))
+            else:
+                module_parts.append((writer.rank, writer_index, result))
+    warnings += module_warnings
     traces = _read_traces(run, max_file_bytes, executor, cache_dir, on_progress, warnings)
-    has_timer_files = any("timer" in w.files for w in run.writers)
-    if readable == 0 and not traces and (has_timer_files or run.traces):
+    has_collector_files = any({"timer", "modules"} & set(w.files) for w in run.writers)
+    if readable == 0 and not traces and (has_collector_files or run.traces):
         raise Unreadable("; ".join(warnings) or f"run {run.name!r} has no readable files")
     return RunTables(
         signature=signature,
@@ -127,7 +152,153 @@ def read_run(
         traces=traces,
         rank_meta=rank_meta,
         warnings=warnings,
+        modules=_module_records(module_parts),
+        module_warnings=module_warnings,
     )
+
+
+# --- ModuleProfiler files (docs/FORMAT.md, `modules` records) ------------------------------------
+
+MODULES_SCHEMA = "tb_perf.modules"
+
+
+class _ModuleRecord(msgspec.Struct, tag_field="k", tag="module"):
+    id: int
+    path: str
+    type: str
+    parent: int
+    params: int
+
+
+class _CallsRecord(msgspec.Struct, tag_field="k", tag="calls"):
+    step: int
+    last_step: int
+    fwd: list[tuple[int, int, int, int, list[int]]] = []
+    bwd: list[tuple[int, int, int, int, list[int]]] = []
+
+
+class _ModuleGpuRecord(msgspec.Struct, tag_field="k", tag="mgpu"):
+    step: int
+    last_step: int
+    fwd: list[tuple[int, int]] = []
+    bwd: list[tuple[int, int]] = []
+
+
+class _ShapesRecord(msgspec.Struct, tag_field="k", tag="shapes"):
+    id: int
+    inputs: Any = None
+    output: Any = None
+
+
+_MODULES_DECODER = msgspec.json.Decoder(
+    _ModuleRecord | _CallsRecord | _ModuleGpuRecord | _ShapesRecord
+)
+_MODULE_KINDS = frozenset({"module", "calls", "mgpu", "shapes"})
+_FILE_COLUMNS = {name: cols[2:] for name, cols in RECORD_COLUMNS.items()}  # without rank, writer
+
+
+@dataclass
+class ModuleFile:
+    """One modules file's records as columns (ids as written), and where its read ended."""
+
+    tables: dict[str, pd.DataFrame]  # _FILE_COLUMNS
+    declared: dict[int, str]  # id -> path
+    bytes_read: int
+    truncated_tail: bool
+    problems: list[str] = field(default_factory=list)
+    file_id: tuple[int, int, int, int] = (0, 0, 0, 0)  # as TimerTables.file_id
+
+
+def _module_tables(
+    records: list[Any], declared: dict[int, str]
+) -> tuple[dict[str, pd.DataFrame], list[str]]:
+    """Columns of newly read records; `declared` is extended. Entries naming an id that was
+    not declared before are skipped, as are second declarations of an id."""
+    rows: dict[str, list] = {name: [] for name in _FILE_COLUMNS}
+    undeclared = redeclared = 0
+    for record in records:
+        kind = type(record)
+        if kind is _ModuleRecord:
+            if record.id in declared:
+                redeclared += record.path != declared[record.id]
+                continue
+            declared[record.id] = record.path
+            rows["modules"].append(
+                (record.id, record.path, record.type, record.parent, record.params)
+            )
+        elif kind is _CallsRecord:
+            rows["blocks"].append((record.step, record.last_step))
+            for phase, entries in enumerate((record.fwd, record.bwd)):
+                for ident, calls, total, own, samples in entries:
+                    if ident not in declared:
+                        undeclared += 1
+                        continue
+                    rows["calls"].append(
+                        (record.step, record.last_step, phase, ident, calls, total, own)
+                    )
+                    rows["samples"] += [(phase, ident, ns) for ns in samples]
+        elif kind is _ModuleGpuRecord:
+            for phase, entries in enumerate((record.fwd, record.bwd)):
+                for ident, gpu_ns in entries:
+                    if ident not in declared:
+                        undeclared += 1
+                        continue
+                    rows["gpu"].append((record.step, record.last_step, phase, ident, gpu_ns))
+        elif kind is _ShapesRecord:
+            if record.id not in declared:
+                undeclared += 1
+                continue
+            rows["shapes"].append((record.id, record.inputs, record.output))
+    tables = {name: frame(values, _FILE_COLUMNS[name]) for name, values in rows.items()}
+    problems = []
+    if undeclared:
+        problems.append(f"{undeclared} module entries with an undeclared id skipped")
+    if redeclared:
+        problems.append(f"{redeclared} module ids declared again with another path (ignored)")
+    return tables, problems
+
+
+def read_modules_file(
+    path: str,
+    max_bytes: int,
+    on_progress: Callable[[int], None] | None = None,
+    previous: ModuleFile | None = None,
+) -> ModuleFile:
+    """Read a ModuleProfiler file with the timer files' JSON-lines reader; given an earlier
+    read of the same file, read only the lines appended since and extend it."""
+    st = os.stat(path)
+    file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    if previous is not None and not _only_appended(previous.file_id, file_id):
+        previous = None  # replaced, truncated or rewritten: start over
+    offset = previous.bytes_read if previous is not None else 0
+    lines = read_json_lines(
+        path, MODULES_SCHEMA, _MODULES_DECODER, _MODULE_KINDS, max_bytes, on_progress, offset
+    )
+    declared = dict(previous.declared) if previous is not None else {}
+    tables, problems = _module_tables(lines.records, declared)
+    if previous is not None:
+        tables = {
+            name: pd.concat([previous.tables[name], table], ignore_index=True)
+            for name, table in tables.items()
+        }
+        problems = previous.problems + problems
+    return ModuleFile(
+        tables, declared, lines.bytes_read, lines.truncated_tail, problems + lines.skipped,
+        file_id,
+    )  # fmt: skip
+
+
+def _module_records(parts: list[tuple[int, int, ModuleFile]]) -> ModuleRecords:
+    """All writers' module tables, each row tagged with its rank and writer."""
+    if not parts:
+        return ModuleRecords.empty()
+    return ModuleRecords(**{
+        name: pd.concat(
+            [f.tables[name].assign(rank=rank, writer=writer) for rank, writer, f in parts],
+            ignore_index=True,
+        )[columns]
+        for name, columns in RECORD_COLUMNS.items()
+    })  # fmt: skip
 
 
 def _read_traces(
@@ -325,7 +496,6 @@ class RunAnalysis:
     breakdowns: list[StepBreakdown]
     operator_events: pd.DataFrame  # named_operator_events + rank
     kernel_events: pd.DataFrame  # kernel_events + rank
-    module_events: pd.DataFrame  # module_events (nn.Module calls in traces) + rank
     devices: list[DeviceSeries]
     findings: list[Finding]
 
@@ -335,7 +505,7 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
     docs/FINDINGS.md) from a run's timer files and traces."""
     breakdowns = step_breakdowns(tables)
     step_times, data_spans, operators, profiling = {}, {}, {}, {}
-    operator_parts, kernel_parts, module_parts, devices = [], [], [], []
+    operator_parts, kernel_parts, devices = [], [], []
     for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
         profiling[rank] = _profiler_boundary_steps(traces)
@@ -357,7 +527,6 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
             events = named_operator_events([t.tables for t in traces])
             operators[rank] = aggregate_operators(events)
             operator_parts.append(events.assign(rank=rank))
-            module_parts += [module_events(t.tables).assign(rank=rank) for t in traces]
             for trace in traces:
                 kernels = trace_kernels(trace.tables)
                 kernel_parts.append(kernels.assign(rank=rank))
@@ -375,12 +544,30 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
         _sync_ns(tables, breakdowns), profiling,
         {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader},
     ))  # fmt: skip
-    modules = (
-        pd.concat(module_parts, ignore_index=True)
-        if module_parts
-        else module_events_of_nothing().assign(rank=pd.Series(dtype=np.int64))
+    return RunAnalysis(breakdowns, operator_all, kernel_all, devices, findings)
+
+
+def module_data(tables: RunTables) -> ModuleData:
+    """The run's module view input: its ModuleProfiler records when it has any (attribute
+    paths, backward, device time), else the module calls of its traces."""
+    steps = tables.steps
+    if len(tables.modules.modules):
+        return collector_module_data(tables.modules, steps[["rank", "step", "t0", "t1"]])
+    events, windows = [], []
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        for trace in traces:
+            found = module_events(trace.tables)
+            found["start"] += trace.tables.meta.to_collectors_ns
+            events.append(found.assign(rank=rank))
+        windows += [(rank, s, a, b) for s, (a, b) in rank_steps(tables, rank, traces).items()]
+    events = [e for e in events if len(e)]
+    if not events:
+        return ModuleData.empty()
+    return trace_module_data(
+        pd.concat(events, ignore_index=True),
+        pd.DataFrame(windows, columns=["rank", "step", "t0", "t1"]).astype(np.int64),
     )
-    return RunAnalysis(breakdowns, operator_all, kernel_all, modules, devices, findings)
 
 
 def _profiler_boundary_steps(traces: list[TraceFile]) -> set[int]:

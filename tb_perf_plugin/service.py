@@ -22,7 +22,7 @@ import pandas as pd
 
 from .analysis.breakdown import CATEGORIES
 from .analysis.kernels import aggregate_kernels, bucket_means
-from .analysis.modules import module_table
+from .analysis.modules import PHASES, TOTAL, ModuleData, module_step_series
 from .analysis.operators import aggregate_operators
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
@@ -30,8 +30,14 @@ from .discovery import Run, discover_runs, now_ns
 from .errors import InvalidArgument, NotFound, TbPerfError
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
-from .ingest.timer import TimerTables
-from .run_tables import RunAnalysis, RunTables, analyze_run, build_timeline, read_run
+from .run_tables import (
+    RunAnalysis,
+    RunTables,
+    analyze_run,
+    build_timeline,
+    module_data,
+    read_run,
+)
 from .timeline import MAX_WIDTH_PX, Timeline
 
 logger = logging.getLogger(__name__)
@@ -120,7 +126,7 @@ class RunService:
         self._results: dict[tuple[str, str], tuple[tuple, Any]] = {}
         self._jobs: dict[tuple[str, str], _Job] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
-        self._timer_reads: dict[str, TimerTables] = {}  # last read of each timer file
+        self._file_reads: dict[str, Any] = {}  # last read of each timer and modules file
 
     # --- discovery ---------------------------------------------------------------------------
 
@@ -210,7 +216,7 @@ class RunService:
                 executor=self._executor.get(),
                 cache_dir=self.cache_dir,
                 on_progress=job.advance,
-                timer_reads=self._timer_reads,
+                file_reads=self._file_reads,
             )
 
         return self._result(run, "tables", signature, total, work, wait_s)
@@ -320,23 +326,70 @@ class RunService:
             "rows": table.head(count).to_dict(orient="records"),
         }
 
+    def module_data(self, run: Run, wait_s: float | None = None) -> ModuleData | Progress:
+        """The run's module calls (ModuleProfiler records, else traces), computed once."""
+        return self._from_tables(run, "modules", module_data, wait_s)
+
+    def _modules_and_rank(
+        self, run_name: str | None, rank: str | None, wait_s: float | None
+    ) -> tuple[Run, ModuleData | Progress, int | None, RunTables | None]:
+        run = self.find_run(run_name)
+        data = self.module_data(run, self._wait(wait_s))
+        if isinstance(data, Progress):
+            return run, data, None, None
+        tables = self.tables(run, None)
+        ranks = sorted(set(run.ranks) | set(tables.ranks))
+        return run, data, self.parse_rank(ranks, rank), tables
+
     def modules(
         self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
     ) -> dict[str, Any] | Progress:
-        """The nn.Module tree of the run's traces, per module path (docs/ANALYSIS.md)."""
-        run, analysis, selected = self._analysis_and_rank(run_name, rank, wait_s)
-        if isinstance(analysis, Progress):
-            return analysis
-        events = analysis.module_events
-        if selected is not None:
-            events = events[events["rank"] == selected]
-        table = module_table(events)
+        """Per nn.Module and phase: calls, time, its distribution and share of the step, from
+        ModuleProfiler records, else from the run's traces (docs/ANALYSIS.md)."""
+        run, data, selected, tables = self._modules_and_rank(run_name, rank, wait_s)
+        if isinstance(data, Progress):
+            return data
+        view = data.view(selected)
         return {
             "run": run.name,
             "rank": selected,
-            "source": "trace" if len(table) else None,
-            "rows": table.head(MAX_MODULE_ROWS).to_dict(orient="records"),
-            "total_rows": len(table),
+            "source": data.source,
+            "class_names": data.class_names,
+            "phases": _phases(data),
+            "device": view["device"],
+            "steps": view["steps"],
+            "total_rows": len(view["rows"]),
+            "rows": view["rows"][:MAX_MODULE_ROWS],
+            "warnings": tables.module_warnings,
+        }
+
+    def module_steps(
+        self,
+        run_name: str | None,
+        rank: str | None,
+        path: str | None,
+        phase: str | None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        """One module's time per step, per rank (docs/ANALYSIS.md)."""
+        if path is None:
+            raise InvalidArgument("the 'path' parameter is required")
+        if phase not in (*PHASES, TOTAL):
+            raise InvalidArgument(f"phase must be one of forward, backward, total, not {phase!r}")
+        run, data, selected, _ = self._modules_and_rank(run_name, rank, wait_s)
+        if isinstance(data, Progress):
+            return data
+        node = data.node(path)
+        if node is None:
+            raise NotFound(f"no module {path!r} in run {run.name!r}")
+        return {
+            "run": run.name,
+            "rank": selected,
+            "path": path,
+            "phase": phase,
+            "source": data.source,
+            "series": module_step_series(data, node, phase, selected, MAX_SERIES_POINTS),
+            "shapes": data.shapes.get(node),
         }
 
     def kernels(
@@ -467,6 +520,15 @@ class RunService:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         self._executor.shutdown()
+
+
+def _phases(data: ModuleData) -> list[str]:
+    """The phases the data has: forward, and backward with its total where recorded."""
+    if data.calls.empty:
+        return []
+    if (data.calls["phase"] == 1).any():
+        return [*PHASES, TOTAL]
+    return [PHASES[0]]
 
 
 def _summary_json(

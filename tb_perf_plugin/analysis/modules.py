@@ -1,42 +1,232 @@
-"""Module view from traces: the nn.Module tree of eager-mode torch.profiler traces recorded
-with `with_stack=True` (`python_function` events named `nn.Module: ClassName_N`).
-Formulas: docs/ANALYSIS.md.
+"""Module view: per nn.Module and phase, calls and time, from ModuleProfiler records (attribute
+paths, forward and backward, device time) or, without them, from torch.profiler traces (forward
+calls only). Formulas: docs/ANALYSIS.md ("Modules").
 
-Trace module names are class names with a per-class counter (`Linear_3`), not attribute paths:
-the tree is built from how the calls nest. Forward calls only: backward runs in the autograd
-engine, outside module calls.
+Both sources are brought into one shape, ModuleData, so one aggregation serves the module
+table, the icicle and the per-step chart.
+
+In traces, Lightning's PyTorchProfiler labels each submodule's forward with a
+`[pl][module]<module>.<Class>: <path>` annotation: real attribute paths. Without those labels,
+eager traces recorded `with_stack=True` name module calls `nn.Module: <Class>_<n>` (a per-class
+counter, not a path), and the tree is built from how the calls nest.
 """
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ..ingest.kineto import Kind, TraceTables
 from .nesting import group_start_longest_first, nesting_parents
-from .steps import nearest_rank
+from .spans import percent
 
+PHASES = ("forward", "backward")  # phase codes 0 and 1; "total" is both
+TOTAL = "total"
 TORCH_MODULE = "nn.Module: "
-MODULE_COLUMNS = [
-    "path", "name", "depth", "calls", "total_ns", "self_ns", "mean_ns", "p95_ns",
-]  # fmt: skip
+LIGHTNING_MODULE = "[pl][module]"
+NO_STEP = -1  # a trace's module call outside every known step
+
+EVENT_COLUMNS = ["path", "name", "type", "start", "dur", "self_ns", "class_names"]
+RECORD_COLUMNS = {
+    "modules": ["rank", "writer", "id", "path", "type", "parent", "params"],
+    "blocks": ["rank", "writer", "step", "last_step"],
+    "calls": ["rank", "writer", "step", "last_step", "phase", "id", "calls", "total_ns", "self_ns"],
+    "samples": ["rank", "writer", "phase", "id", "ns"],
+    "gpu": ["rank", "writer", "step", "last_step", "phase", "id", "gpu_ns"],
+    "shapes": ["rank", "writer", "id", "inputs", "output"],
+}  # fmt: skip
+DATA_COLUMNS = {
+    "tree": ["path", "name", "type", "parent", "depth", "params"],
+    "calls": ["rank", "step", "last_step", "phase", "node", "calls", "total_ns", "self_ns"],
+    "samples": ["rank", "phase", "node", "ns"],
+    "gpu": ["rank", "step", "last_step", "phase", "node", "gpu_ns"],
+    "blocks": ["rank", "step", "last_step"],
+    "step_ns": ["rank", "step", "ns"],
+}  # fmt: skip
 
 
-def _module_label(name: str) -> str | None:
+_OBJECT_COLUMNS = {"path", "name", "type", "parent", "inputs", "output", "class_names"}
+
+
+def frame(rows: list[tuple], columns: list[str]) -> pd.DataFrame:
+    """A table of `rows` with the same dtypes whether it has rows or not (int64, else object
+    for text and recorded JSON), so tables of successive reads concatenate alike."""
+    dtypes = {c: object if c in _OBJECT_COLUMNS else np.int64 for c in columns}
+    return pd.DataFrame(rows, columns=columns).astype(dtypes)
+
+
+@dataclass
+class ModuleRecords:
+    """A run's ModuleProfiler records as read (docs/FORMAT.md). Module ids are unique per
+    writer file only: every table carries the `writer` it came from."""
+
+    modules: pd.DataFrame  # declarations, in declaration order
+    blocks: pd.DataFrame  # one per `calls` record: the steps it covers
+    calls: pd.DataFrame  # one per module and phase of a `calls` record (phase 0/1)
+    samples: pd.DataFrame  # per-call durations of those entries
+    gpu: pd.DataFrame  # `mgpu` entries
+    shapes: pd.DataFrame  # `shapes` records (inputs, output as recorded)
+
+    @classmethod
+    def empty(cls) -> ModuleRecords:
+        return cls(**{name: frame([], cols) for name, cols in RECORD_COLUMNS.items()})
+
+
+@dataclass
+class ModuleData:
+    """One run's module calls, whichever source they came from. `tree` is in tree order and
+    its index (0..n-1) is the `node` of the other tables."""
+
+    source: str | None  # "collector", "trace", or None when the run has no module calls
+    class_names: bool  # names are trace class names with per-class counters, not paths
+    tree: pd.DataFrame
+    calls: pd.DataFrame  # step NO_STEP where a trace call falls in no step
+    samples: pd.DataFrame
+    gpu: pd.DataFrame
+    blocks: pd.DataFrame  # the steps the data covers: profiled blocks, or traced steps
+    step_ns: pd.DataFrame  # step durations (MyTimer step records, else trace step windows)
+    shapes: dict[int, dict[str, Any]] = field(default_factory=dict)  # node -> inputs, output
+    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def empty(cls) -> ModuleData:
+        return cls(None, False, **{n: frame([], c) for n, c in DATA_COLUMNS.items()})
+
+    def view(self, rank: int | None) -> dict[str, Any]:
+        """module_view, kept per rank selection: the data is one run version's, and the
+        percentiles sort every sample of the run."""
+        if rank not in self._views:
+            self._views[rank] = module_view(self, rank)
+        return self._views[rank]
+
+    def node(self, path: str) -> int | None:
+        found = np.flatnonzero(self.tree["path"].to_numpy() == path)
+        return int(found[0]) if len(found) else None
+
+
+# --- the tree ------------------------------------------------------------------------------------
+
+
+def _tree(nodes: pd.DataFrame) -> pd.DataFrame:
+    """`nodes` (path, name, type, parent path or None, params, key) in tree order, with depth:
+    a parent before its children, siblings by `key`. A parent that is not a node (or a cycle)
+    makes a root."""
+    nodes = nodes.sort_values("key", kind="stable").reset_index(drop=True)
+    index = {p: i for i, p in enumerate(nodes["path"].tolist())}
+    parents = [index.get(p) if p is not None else None for p in nodes["parent"].tolist()]
+    children: dict[int, list[int]] = {}
+    for i, j in enumerate(parents):
+        if j is not None and j != i:
+            children.setdefault(j, []).append(i)
+    roots = [i for i, j in enumerate(parents) if j is None or j == i]
+    order, depth, top, seen = [], [], set(), set()
+    for start in roots + list(range(len(parents))):  # unreached nodes (a cycle) start anew
+        if start in seen:
+            continue
+        top.add(start)
+        stack = [(start, 0)]
+        while stack:
+            i, d = stack.pop()
+            seen.add(i)
+            order.append(i)
+            depth.append(d)
+            stack.extend((c, d + 1) for c in reversed(children.get(i, [])) if c not in top)
+    tree = nodes.iloc[order].reset_index(drop=True)
+    tree["depth"] = np.array(depth, dtype=np.int64)
+    tree["parent"] = pd.Series(
+        [None if i in top else nodes["path"].iat[parents[i]] for i in order], dtype=object
+    )
+    tree["params"] = pd.array(tree["params"], dtype="Int64")
+    return tree[DATA_COLUMNS["tree"]]
+
+
+# --- ModuleProfiler records --------------------------------------------------------------------
+
+
+def collector_module_data(records: ModuleRecords, steps: pd.DataFrame) -> ModuleData:
+    """ModuleData from ModuleProfiler records; `steps` (rank, step, t0, t1) are the MyTimer
+    step records of the run. A module's node is its path over all writers; its type, parent and
+    params are those of its first declaration."""
+    m = records.modules
+    declared = pd.MultiIndex.from_arrays([m["writer"], m["id"]])
+    parent_at = declared.get_indexer(pd.MultiIndex.from_arrays([m["writer"], m["parent"]]))
+    paths = m["path"].to_numpy(dtype=object)
+    parents = np.where(parent_at >= 0, paths[np.maximum(parent_at, 0)], None)
+    nodes = pd.DataFrame({
+        "path": paths, "name": [p.rsplit(".", 1)[-1] for p in paths], "type": m["type"],
+        "parent": parents, "params": m["params"], "key": np.arange(len(m)),
+    }).drop_duplicates("path")  # fmt: skip
+    tree = _tree(nodes)
+    node_of_path = pd.Index(tree["path"])
+    node_of_decl = node_of_path.get_indexer(m["path"])
+
+    def with_node(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+        at = declared.get_indexer(pd.MultiIndex.from_arrays([table["writer"], table["id"]]))
+        return table.assign(node=node_of_decl[at])[columns].reset_index(drop=True)
+
+    shapes: dict[int, dict[str, Any]] = {}
+    s = records.shapes
+    at = declared.get_indexer(pd.MultiIndex.from_arrays([s["writer"], s["id"]]))
+    for node, inputs, output in zip(node_of_decl[at], s["inputs"], s["output"], strict=True):
+        shapes.setdefault(int(node), {"inputs": inputs, "output": output})
+    return ModuleData(
+        "collector",
+        False,
+        tree,
+        with_node(records.calls, DATA_COLUMNS["calls"]),
+        with_node(records.samples, DATA_COLUMNS["samples"]),
+        with_node(records.gpu, DATA_COLUMNS["gpu"]),
+        records.blocks[DATA_COLUMNS["blocks"]].reset_index(drop=True),
+        _step_ns(steps),
+        shapes,
+    )
+
+
+def _step_ns(steps: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame({
+        "rank": steps["rank"].to_numpy(np.int64),
+        "step": steps["step"].to_numpy(np.int64),
+        "ns": (steps["t1"] - steps["t0"]).to_numpy(np.int64),
+    })  # fmt: skip
+
+
+# --- traces --------------------------------------------------------------------------------------
+
+
+def _lightning_label(name: str) -> tuple[str, str] | None:
+    """(path, class name) of `[pl][module]pkg.mod.Class: path`."""
+    if not name.startswith(LIGHTNING_MODULE):
+        return None
+    qualified, sep, path = name[len(LIGHTNING_MODULE) :].partition(": ")
+    return (path, qualified.rsplit(".", 1)[-1]) if sep else None
+
+
+def _torch_label(name: str) -> str | None:
     return name[len(TORCH_MODULE) :] if name.startswith(TORCH_MODULE) else None
 
 
 def module_events(trace: TraceTables) -> pd.DataFrame:
-    """One row per module call: path (labels of the enclosing module calls joined by "/"),
-    depth, start, duration and self time (minus nested module calls)."""
-    labels = [_module_label(n) for n in trace.names]
-    is_module = np.array([label is not None for label in labels], dtype=bool)
+    """One row per module call of a trace (EVENT_COLUMNS): from Lightning's `[pl][module]`
+    labels where the trace has them (path = the attribute path), else from `nn.Module:`
+    python_function events (path = the labels of the enclosing module calls joined by "/").
+    Self time is the duration minus the module calls directly nested in it."""
     slices = trace.slices
     kinds = np.asarray(slices["kind"])
     names = np.asarray(slices["name"])
-    rows = np.flatnonzero(is_module[names] & (kinds == Kind.PYTHON_FUNCTION))
+    lightning = [_lightning_label(n) for n in trace.names]
+    is_labelled = np.array([label is not None for label in lightning], dtype=bool)
+    rows = np.flatnonzero(is_labelled[names] & (kinds == Kind.USER_ANNOTATION))
+    class_names = not len(rows)
+    if class_names:
+        torch_labels = [_torch_label(n) for n in trace.names]
+        is_module = np.array([label is not None for label in torch_labels], dtype=bool)
+        rows = np.flatnonzero(is_module[names] & (kinds == Kind.PYTHON_FUNCTION))
     if not len(rows):
-        return module_events_of_nothing()
+        return frame([], EVENT_COLUMNS)
     thread = np.asarray(slices["pid"])[rows] * (1 << 32) + np.asarray(slices["tid"])[rows]
     _, thread_codes = np.unique(thread, return_inverse=True)
     start = np.asarray(slices["start"])[rows]
@@ -44,49 +234,272 @@ def module_events(trace: TraceTables) -> pd.DataFrame:
     order = group_start_longest_first(thread_codes.reshape(-1), start, dur)
     rows, start, dur, thread = rows[order], start[order], dur[order], thread[order]
     depth, parent = nesting_parents(thread, start, start + dur)
-    label = np.array(labels, dtype=object)[names[rows]]
-    paths = label.copy()
-    for level in range(1, int(depth.max(initial=0)) + 1):  # parents' paths are done first
-        at = np.flatnonzero((depth == level) & (parent >= 0))
-        paths[at] = paths[parent[at]] + "/" + label[at]
     self_ns = dur.astype(np.int64).copy()
     nested = parent >= 0
     np.subtract.at(self_ns, parent[nested], dur[nested])
+    if class_names:
+        label = np.array(torch_labels, dtype=object)[names[rows]]
+        paths = label.copy()
+        for level in range(1, int(depth.max(initial=0)) + 1):  # parents' paths are done first
+            at = np.flatnonzero((depth == level) & (parent >= 0))
+            paths[at] = paths[parent[at]] + "/" + label[at]
+        types = [name.rsplit("_", 1)[0] for name in label]
+    else:
+        pairs = [lightning[i] for i in names[rows]]
+        paths = np.array([path for path, _ in pairs], dtype=object)
+        label = np.array([path.rsplit(".", 1)[-1] for path in paths], dtype=object)
+        types = [kind for _, kind in pairs]
     return pd.DataFrame({
-        "path": paths, "name": label, "depth": depth, "start": start, "dur": dur,
-        "self_ns": self_ns,
+        "path": paths, "name": label, "type": types, "start": start.astype(np.int64),
+        "dur": dur.astype(np.int64), "self_ns": self_ns, "class_names": class_names,
     })  # fmt: skip
 
 
-def module_events_of_nothing() -> pd.DataFrame:
-    """module_events' columns, no rows."""
-    return pd.DataFrame(columns=["path", "name", "depth", "start", "dur", "self_ns"])
+def _trace_parent(path: str, class_names: bool, paths: set[str]) -> str | None:
+    """The enclosing call's path (class names), else the longest attribute-path prefix that
+    is a module of the trace (Lightning does not label the model itself)."""
+    if class_names:
+        return path.rsplit("/", 1)[0] if "/" in path else None
+    parts = path.split(".")
+    for k in range(len(parts) - 1, 0, -1):
+        if ".".join(parts[:k]) in paths:
+            return ".".join(parts[:k])
+    return None
 
 
-def module_table(events: pd.DataFrame) -> pd.DataFrame:
-    """MODULE_COLUMNS per module path, in tree order: a parent before its children, siblings
-    in the order of their first call."""
+def trace_module_data(events: pd.DataFrame, steps: pd.DataFrame) -> ModuleData:
+    """ModuleData from trace module calls: `events` are module_events of each trace plus
+    `rank`, with `start` on the rank's collectors' clock; `steps` (rank, step, t0, t1) are the
+    rank's steps on that clock. A call belongs to the step in which it starts; the covered
+    steps are those holding module calls. Siblings are ordered by their first call."""
     if events.empty:
-        return pd.DataFrame(columns=MODULE_COLUMNS)
-    first_call = events.groupby("path")["start"].min().to_dict()
+        return ModuleData.empty()
+    events = events.reset_index(drop=True)
+    step = np.full(len(events), NO_STEP, dtype=np.int64)
+    for rank, own in steps.groupby("rank"):
+        own = own.sort_values("t0")
+        t0, t1 = own["t0"].to_numpy(np.int64), own["t1"].to_numpy(np.int64)
+        mine = np.flatnonzero(events["rank"].to_numpy() == rank)
+        start = events["start"].to_numpy(np.int64)[mine]
+        at = np.searchsorted(t0, start, side="right") - 1
+        inside = (at >= 0) & (start < t1[np.maximum(at, 0)])
+        step[mine[inside]] = own["step"].to_numpy(np.int64)[at[inside]]
+    first = events.groupby("path", sort=False).agg(
+        name=("name", "first"), type=("type", "first"), class_names=("class_names", "first"),
+        key=("start", "min"),
+    ).reset_index()  # fmt: skip
+    all_paths = set(first["path"])
+    first["parent"] = [
+        _trace_parent(p, c, all_paths)
+        for p, c in zip(first["path"], first["class_names"], strict=True)
+    ]
+    first["params"] = None
+    tree = _tree(first)
+    node = pd.Index(tree["path"]).get_indexer(events["path"])
+    rank = events["rank"].to_numpy(np.int64)
+    dur = events["dur"].to_numpy(np.int64)
+    zeros = np.zeros(len(events), dtype=np.int64)
+    calls = pd.DataFrame({
+        "rank": rank, "step": step, "last_step": step, "phase": zeros, "node": node,
+        "calls": zeros + 1, "total_ns": dur, "self_ns": events["self_ns"].to_numpy(np.int64),
+    })  # fmt: skip
+    blocks = calls.loc[calls["step"] != NO_STEP, ["rank", "step", "last_step"]]
+    return ModuleData(
+        "trace",
+        bool(events["class_names"].any()),
+        tree,
+        calls,
+        pd.DataFrame({"rank": rank, "phase": zeros, "node": node, "ns": dur}),
+        frame([], DATA_COLUMNS["gpu"]),
+        blocks.drop_duplicates().sort_values(["rank", "step"]).reset_index(drop=True),
+        _step_ns(steps),
+    )
 
-    def tree_key(path: str) -> list[int]:
-        parts = path.split("/")
-        return [first_call.get("/".join(parts[: k + 1]), 0) for k in range(len(parts))]
 
-    groups = dict(list(events.groupby("path")))
+# --- the views ---------------------------------------------------------------------------------
+
+
+def _nearest_rank_by_group(
+    keys: np.ndarray, values: np.ndarray, fraction: float, n: int
+) -> np.ndarray:
+    """Per key in 0..n-1, the ceil(fraction × count)-th smallest value (0 where no values)."""
+    order = np.lexsort((values, keys))
+    counts = np.bincount(keys, minlength=n)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    picked = np.zeros(n, dtype=np.int64)
+    present = counts > 0
+    at = starts + np.maximum(np.ceil(fraction * counts).astype(np.int64) - 1, 0)
+    picked[present] = values[order][at[present]]
+    return picked
+
+
+def _sums(keys: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Exact int64 sums per key (bincount would round through float64)."""
+    out = np.zeros(n, dtype=np.int64)
+    np.add.at(out, keys, values)
+    return out
+
+
+def _select(table: pd.DataFrame, rank: int | None) -> pd.DataFrame:
+    return table if rank is None else table[table["rank"] == rank]
+
+
+def step_time(data: ModuleData, rank: int | None = None) -> list[dict[str, Any]]:
+    """Per rank, the steps the module data covers and their mean step time (`null` where no
+    step record covers them)."""
+    out = []
+    blocks = _select(data.blocks, rank).drop_duplicates()
+    for r, own in blocks.groupby("rank"):
+        first = own["step"].to_numpy(np.int64)
+        count = own["last_step"].to_numpy(np.int64) - first + 1
+        covered = np.repeat(first, count) + (
+            np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+        )
+        durations = data.step_ns[data.step_ns["rank"] == r]
+        durations = durations.loc[durations["step"].isin(covered), "ns"].to_numpy(np.int64)
+        mean = int(durations.sum() // len(durations)) if len(durations) else None
+        out.append({"rank": int(r), "steps": int(count.sum()), "step_time_ns": mean})
+    return out
+
+
+def _phase_keys(table: pd.DataFrame) -> np.ndarray:
+    return table["node"].to_numpy(np.int64) * 2 + table["phase"].to_numpy(np.int64)
+
+
+def _with_total(per_phase: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """(n, 2) forward/backward columns plus the `total` column."""
+    return np.column_stack([per_phase, total])
+
+
+def module_view(data: ModuleData, rank: int | None = None) -> dict[str, Any]:
+    """Per module (tree order) its type, depth, params and, per phase (`forward`,
+    `backward`, `total`), calls, total, self, mean, median, std, p95, % of step time and
+    device time; `null` for a phase in which it was not called. Over all ranks when `rank` is
+    None (sums; distributions over the pooled samples)."""
+    n = len(data.tree)
+
+    def sums(keys: np.ndarray, values: pd.Series | np.ndarray) -> np.ndarray:
+        return _sums(keys, np.asarray(values, dtype=np.int64), 2 * n).reshape(n, 2)
+
+    calls = _select(data.calls, rank)
+    key = _phase_keys(calls)
+    count = sums(key, calls["calls"])
+    total = sums(key, calls["total_ns"])
+    self_ns = sums(key, calls["self_ns"])
+    seen = sums(key, np.ones(len(key))) > 0
+    samples = _select(data.samples, rank)
+    skey = _phase_keys(samples)
+    values = samples["ns"].to_numpy(np.int64)
+    scount = np.bincount(skey, minlength=2 * n)
+    median = _nearest_rank_by_group(skey, values, 0.50, 2 * n).reshape(n, 2)
+    p95 = _nearest_rank_by_group(skey, values, 0.95, 2 * n).reshape(n, 2)
+    smean = _sums(skey, values, 2 * n) / np.maximum(scount, 1)
+    squares = np.zeros(2 * n)
+    np.add.at(squares, skey, (values - smean[skey]) ** 2)
+    std = np.sqrt(squares / np.maximum(scount, 1)).reshape(n, 2)
+    scount = scount.reshape(n, 2)
+    gpu = _select(data.gpu, rank)
+    gkey = _phase_keys(gpu)
+    gpu_total = sums(gkey, gpu["gpu_ns"])
+    gpu_seen = sums(gkey, np.ones(len(gkey))) > 0
+    # device means over the calls of the blocks whose device times arrived
+    block = ["rank", "step", "last_step"]
+    arrived = pd.MultiIndex.from_frame(calls[block]).isin(pd.MultiIndex.from_frame(gpu[block]))
+    gpu_count = sums(key[arrived], calls["calls"].to_numpy(np.int64)[arrived])
+
+    # total: both phases; a call is a forward call (its backward included), else a backward one
+    def calls_of_both(c: np.ndarray) -> np.ndarray:
+        return _with_total(c, np.where(c[:, 0] > 0, c[:, 0], c[:, 1]))
+
+    count, gpu_count = calls_of_both(count), calls_of_both(gpu_count)
+    total, self_ns, gpu_total = (_with_total(x, x.sum(axis=1)) for x in (total, self_ns, gpu_total))
+    seen, gpu_seen = (_with_total(x, x.any(axis=1)) for x in (seen, gpu_seen))
+    steps = step_time(data, rank)
+    step_total = sum(s["steps"] * s["step_time_ns"] for s in steps if s["step_time_ns"])
+
+    def stats(i: int, p: int) -> dict[str, Any] | None:
+        if not seen[i, p] and not gpu_seen[i, p]:
+            return None
+        if p == 2 and seen[i, 0] != seen[i, 1]:
+            return stats(i, 0 if seen[i, 0] else 1)  # called in one phase: total is that one
+        sampled = p < 2 and scount[i, p] > 0  # calls of `total` are not paired across phases
+        gpu_ns = int(gpu_total[i, p]) if gpu_seen[i, p] else None
+        return {
+            "calls": int(count[i, p]),
+            "total_ns": int(total[i, p]),
+            "self_ns": int(self_ns[i, p]),
+            "mean_ns": int(total[i, p] // count[i, p]) if count[i, p] else None,
+            "median_ns": int(median[i, p]) if sampled else None,
+            "std_ns": round(float(std[i, p])) if sampled else None,
+            "p95_ns": int(p95[i, p]) if sampled else None,
+            "pct_of_step": percent(int(total[i, p]), step_total),
+            "gpu_total_ns": gpu_ns,
+            "gpu_mean_ns": (
+                gpu_ns // int(gpu_count[i, p]) if gpu_ns is not None and gpu_count[i, p] else None
+            ),
+        }
+
     rows = []
-    for path in sorted(first_call, key=tree_key):
-        group = groups[path]
-        durations = np.sort(group["dur"].to_numpy(np.int64))
+    for i, (path, name, kind, parent, depth, params) in enumerate(
+        data.tree.itertuples(index=False)
+    ):
         rows.append({
-            "path": path,
-            "name": group["name"].iloc[0],
-            "depth": int(group["depth"].iloc[0]),
-            "calls": len(durations),
-            "total_ns": int(durations.sum()),
-            "self_ns": int(group["self_ns"].sum()),
-            "mean_ns": int(durations.sum() // len(durations)),
-            "p95_ns": nearest_rank(durations, 0.95),
+            "path": path, "name": name, "type": kind, "parent": parent, "depth": int(depth),
+            "params": None if pd.isna(params) else int(params),
+            **{phase: stats(i, p) for p, phase in enumerate((*PHASES, TOTAL))},
         })  # fmt: skip
-    return pd.DataFrame(rows, columns=MODULE_COLUMNS)
+    return {"rows": rows, "steps": steps, "device": bool(gpu_seen.any())}
+
+
+def _bucket_means(values: np.ndarray, bucket: int) -> list[int | None]:
+    """Means of consecutive `bucket` values, NaN ignored (None where all are NaN)."""
+    starts = np.arange(0, len(values), bucket)
+    present = ~np.isnan(values)
+    sums = np.add.reduceat(np.where(present, values, 0.0), starts)
+    counts = np.add.reduceat(present.astype(np.int64), starts)
+    return [int(s // c) if c else None for s, c in zip(sums.tolist(), counts.tolist(), strict=True)]
+
+
+def module_step_series(
+    data: ModuleData, node: int, phase: str, rank: int | None, max_points: int
+) -> list[dict[str, Any]]:
+    """Per rank, the module's host (and device) time in `phase` per covered step. A block of
+    several steps (`aggregate_steps`) is spread evenly over them (integer division); a covered
+    step in which the module was not called is 0; device time is None for blocks whose `mgpu`
+    record has not arrived. Over `max_points`, consecutive steps are averaged in buckets."""
+    phases = [0, 1] if phase == TOTAL else [PHASES.index(phase)]
+    out = []
+    for r, blocks in _select(data.blocks, rank).groupby("rank"):
+        blocks = blocks.drop_duplicates().sort_values("step")
+        where = pd.MultiIndex.from_frame(blocks[["step", "last_step"]])
+
+        def per_block(table: pd.DataFrame, column: str, r: int = r) -> pd.Series:
+            own = table[(table["rank"] == r) & (table["node"] == node)]
+            own = own[own["phase"].isin(phases)]
+            return own.groupby(["step", "last_step"])[column].sum()
+
+        host = per_block(data.calls, "total_ns").reindex(where, fill_value=0).to_numpy(np.int64)
+        gpu = data.gpu[data.gpu["rank"] == r]
+        device = None
+        if len(gpu):
+            arrived = where.isin(pd.MultiIndex.from_frame(gpu[["step", "last_step"]]))
+            device = per_block(data.gpu, "gpu_ns").reindex(where, fill_value=0).to_numpy(float)
+            device[~arrived] = np.nan
+        first = blocks["step"].to_numpy(np.int64)
+        count = blocks["last_step"].to_numpy(np.int64) - first + 1
+        steps = np.repeat(first, count) + (
+            np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+        )
+        bucket = max(1, math.ceil(len(steps) / max_points))
+        host_steps = np.repeat(host // count, count).astype(float)
+        series = {
+            "rank": int(r),
+            "steps": steps[::bucket].tolist(),
+            "host_ns": _bucket_means(host_steps, bucket),
+            "device_ns": None,
+            "bucket": bucket,
+        }
+        if device is not None:
+            series["device_ns"] = _bucket_means(np.repeat(np.floor(device / count), count), bucket)
+        out.append(series)
+    return out

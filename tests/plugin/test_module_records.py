@@ -1,0 +1,219 @@
+"""Module view from ModuleProfiler records: hand-written files with known numbers (reader
+robustness, the per-phase statistics, rank combination, aggregated blocks, late device times)
+and the `modules` / `module_steps` routes over them."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+
+import pytest
+
+from tb_perf_plugin import run_tables
+from tb_perf_plugin.analysis.modules import module_step_series, module_view
+from tb_perf_plugin.discovery import discover_runs
+from tests.plugin.module_fixtures import (
+    HEADER,
+    RANK0,
+    RANK0_STEPS,
+    lines,
+    write_module_run,
+    write_rank,
+)
+
+RUN = "net"
+
+
+@pytest.fixture
+def module_logdir(tmp_path):
+    write_module_run(tmp_path / RUN)
+    return tmp_path
+
+
+def read(logdir, name=RUN) -> run_tables.RunTables:
+    run = discover_runs(str(logdir))[name]
+    with concurrent.futures.ThreadPoolExecutor(1) as executor:
+        return run_tables.read_run(
+            run, run.signature(), max_file_bytes=1 << 30, executor=executor, cache_dir=None,
+            on_progress=lambda _: None,
+        )  # fmt: skip
+
+
+def rows_by_path(view: dict) -> dict[str, dict]:
+    return {row["path"]: row for row in view["rows"]}
+
+
+def test_reader_skips_what_it_cannot_use_and_says_so(module_logdir):
+    tables = read(module_logdir)
+    warnings = "\n".join(tables.module_warnings)
+    assert "1 module entries with an undeclared id skipped" in warnings
+    assert "1 malformed line(s) skipped" in warnings
+    assert "last line of rank0.node0.100.modules.jsonl is truncated (ignored)" in warnings
+    assert "future_kind" not in warnings  # unknown kinds are skipped silently
+    assert set(tables.module_warnings) <= set(tables.warnings)  # the Overview lists them too
+    records = tables.modules
+    assert len(records.blocks) == 3  # rank 0: steps 0 and 1..3; rank 1: step 0
+    assert 9 not in set(records.calls["id"])
+
+
+def test_tree_from_declarations_over_both_ranks(module_logdir):
+    data = run_tables.module_data(read(module_logdir))
+    assert data.source == "collector" and not data.class_names
+    tree = data.tree
+    assert tree["path"].tolist() == ["", "encoder", "encoder.0", "head"]
+    assert tree["parent"].tolist() == [None, "", "encoder", ""]
+    assert tree["depth"].tolist() == [0, 1, 2, 1]
+    assert tree["params"].tolist() == [100, 60, 30, 40]
+    assert tree["type"].tolist() == ["Net", "Encoder", "Linear", "Linear"]
+    assert data.shapes[2] == {"inputs": [[8, 16]], "output": [8, 16]}
+
+
+def test_statistics_of_one_rank_with_an_aggregated_block(module_logdir):
+    view = module_view(run_tables.module_data(read(module_logdir)), rank=0)
+    # steps 0..3 are covered (step 4 is not): mean step time (1000+1000+2000+2000)/4 = 1500
+    assert view["steps"] == [{"rank": 0, "steps": 4, "step_time_ns": 1500}]
+    assert view["device"] is True
+    model = rows_by_path(view)[""]
+    assert model["forward"] == {
+        "calls": 4, "total_ns": 2100, "self_ns": 400, "mean_ns": 525,
+        # samples 500, 450, 550, 600: nearest-rank median and p95, population std
+        "median_ns": 500, "p95_ns": 600, "std_ns": 56,
+        "pct_of_step": 35.0,  # 2100 / (4 steps x 1500)
+        "gpu_total_ns": 450, "gpu_mean_ns": 450,  # device times of step 0 only (1 call)
+    }  # fmt: skip
+    assert model["backward"] == {
+        "calls": 4, "total_ns": 1300, "self_ns": 200, "mean_ns": 325, "median_ns": 300,
+        "p95_ns": 400, "std_ns": 43, "pct_of_step": 21.667, "gpu_total_ns": 380,
+        "gpu_mean_ns": 380,
+    }  # fmt: skip
+    assert model["total"] == {
+        "calls": 4, "total_ns": 3400, "self_ns": 600, "mean_ns": 850, "median_ns": None,
+        "p95_ns": None, "std_ns": None, "pct_of_step": 56.667, "gpu_total_ns": 830,
+        "gpu_mean_ns": 830,
+    }  # fmt: skip
+    linear = rows_by_path(view)["encoder.0"]
+    assert (linear["depth"], linear["parent"], linear["params"]) == (2, "encoder", 30)
+    assert linear["forward"]["calls"] == 8 and linear["forward"]["total_ns"] == 400
+    assert (linear["forward"]["median_ns"], linear["forward"]["p95_ns"]) == (50, 60)
+    assert linear["forward"]["std_ns"] == 5
+    assert linear["forward"]["gpu_total_ns"] is None  # no device time recorded for it
+    head = rows_by_path(view)["head"]
+    assert head["backward"] is None  # never called in backward
+    assert head["total"]["total_ns"] == head["forward"]["total_ns"] == 500
+
+
+def test_all_ranks_combined(module_logdir):
+    view = module_view(run_tables.module_data(read(module_logdir)))
+    assert view["steps"] == [
+        {"rank": 0, "steps": 4, "step_time_ns": 1500},
+        {"rank": 1, "steps": 1, "step_time_ns": 2000},
+    ]
+    forward = rows_by_path(view)[""]["forward"]
+    assert forward["calls"] == 5 and forward["total_ns"] == 3100 and forward["self_ns"] == 600
+    assert forward["mean_ns"] == 620
+    # pooled samples 450, 500, 550, 600, 1000
+    assert (forward["median_ns"], forward["p95_ns"], forward["std_ns"]) == (550, 1000, 196)
+    assert forward["pct_of_step"] == 38.75  # 3100 / (4 x 1500 + 1 x 2000)
+    assert forward["gpu_total_ns"] == 450 and forward["gpu_mean_ns"] == 450
+    # rank 1 declared its modules in another order: joined by path
+    assert rows_by_path(view)["head"]["forward"]["total_ns"] == 500 + 300
+
+
+def test_per_step_times_spread_aggregated_blocks(module_logdir):
+    data = run_tables.module_data(read(module_logdir))
+    (series,) = module_step_series(data, data.node(""), "forward", 0, 2000)
+    assert series == {
+        "rank": 0, "steps": [0, 1, 2, 3], "host_ns": [500, 533, 533, 533],
+        "device_ns": [450, None, None, None], "bucket": 1,
+    }  # fmt: skip
+    (series,) = module_step_series(data, data.node(""), "total", 0, 2000)
+    assert series["host_ns"] == [900, 833, 833, 833]
+    assert series["device_ns"] == [830, None, None, None]
+    (series,) = module_step_series(data, data.node("head"), "backward", 0, 2000)
+    assert series["host_ns"] == [0, 0, 0, 0]  # covered steps without a call
+    both = module_step_series(data, data.node("encoder"), "forward", None, 2000)
+    assert [(s["rank"], s["host_ns"], s["device_ns"]) for s in both] == [
+        (0, [300, 300, 300, 300], [280, None, None, None]),
+        (1, [500], None),  # rank 1 has no device times at all
+    ]
+    (bucketed,) = module_step_series(data, data.node(""), "forward", 0, 2)
+    assert bucketed["steps"] == [0, 2] and bucketed["bucket"] == 2
+    assert bucketed["host_ns"] == [516, 533] and bucketed["device_ns"] == [450, None]
+
+
+def test_appended_lines_are_read_from_where_the_last_read_ended(tmp_path):
+    path = write_rank(tmp_path / RUN, 0, RANK0_STEPS, RANK0[:5])
+    first = run_tables.read_modules_file(str(path), 1 << 30)
+    with open(path, "a") as handle:
+        handle.write(lines(RANK0[5:]))
+    tailed = run_tables.read_modules_file(str(path), 1 << 30, previous=first)
+    fresh = run_tables.read_modules_file(str(path), 1 << 30)
+    assert tailed.bytes_read == fresh.bytes_read > first.bytes_read
+    assert tailed.problems == fresh.problems == ["1 module entries with an undeclared id skipped"]
+    for name, table in fresh.tables.items():
+        assert tailed.tables[name].equals(table), name
+
+
+def test_a_file_of_another_version_is_refused_with_a_warning(tmp_path, make_client):
+    write_rank(tmp_path / RUN, 0, RANK0_STEPS, RANK0)
+    write_rank(tmp_path / RUN, 1, [1000], RANK0, header={**HEADER, "version": 2})
+    answer = make_client(tmp_path).json("modules", run=RUN)
+    assert answer["source"] == "collector"
+    assert any("version 2 is not supported" in w for w in answer["warnings"])
+    assert answer["steps"] == [{"rank": 0, "steps": 4, "step_time_ns": 1500}]
+
+
+def test_modules_route(module_logdir, make_client):
+    client = make_client(module_logdir)
+    answer = client.json("modules", run=RUN)
+    assert answer["source"] == "collector" and answer["class_names"] is False
+    assert answer["phases"] == ["forward", "backward", "total"]
+    assert answer["device"] is True and answer["rank"] is None
+    assert answer["total_rows"] == 4
+    assert [r["path"] for r in answer["rows"]] == ["", "encoder", "encoder.0", "head"]
+    assert answer["rows"][0]["forward"]["total_ns"] == 3100
+    assert any("undeclared id" in w for w in answer["warnings"])
+    one = client.json("modules", run=RUN, rank="1")
+    assert one["rank"] == 1 and one["device"] is False
+    assert one["rows"][0]["backward"] is None and one["rows"][0]["forward"]["total_ns"] == 1000
+    assert "modules" in client.json("runs")[0]["sources"]
+
+
+def test_module_steps_route(module_logdir, make_client):
+    client = make_client(module_logdir)
+    answer = client.json("module_steps", run=RUN, rank="0", path="encoder.0", phase="forward")
+    assert answer["source"] == "collector" and answer["shapes"] == {
+        "inputs": [[8, 16]],
+        "output": [8, 16],
+    }
+    assert answer["series"] == [
+        {"rank": 0, "steps": [0, 1, 2, 3], "host_ns": [100, 100, 100, 100],
+         "device_ns": [0, None, None, None], "bucket": 1},
+    ]  # fmt: skip
+    root = client.json("module_steps", run=RUN, path="", phase="total")
+    assert [s["rank"] for s in root["series"]] == [0, 1] and root["shapes"] is None
+
+
+@pytest.mark.parametrize(
+    ("params", "status", "code"),
+    [
+        ({"phase": "forward"}, 400, "invalid_argument"),  # no path
+        ({"path": "decoder", "phase": "forward"}, 404, "not_found"),
+        ({"path": "head", "phase": "sideways"}, 400, "invalid_argument"),
+        ({"path": "head", "phase": "forward", "rank": "7"}, 400, "invalid_argument"),
+    ],
+)
+def test_module_steps_route_refuses_bad_parameters(
+    module_logdir, make_client, params, status, code
+):
+    answer = make_client(module_logdir).json("module_steps", expect=status, run=RUN, **params)
+    assert answer["error"]["code"] == code
+
+
+def test_records_beat_traces(module_logdir, make_client):
+    """A run with both: the records are the better source (paths, backward)."""
+    trace = {"traceEvents": [{"ph": "X", "cat": "python_function", "name": "nn.Module: Net_0",
+                              "pid": 1, "tid": 1, "ts": 1, "dur": 2}]}  # fmt: skip
+    (module_logdir / RUN / "worker0.1.pt.trace.json").write_text(json.dumps(trace))
+    answer = make_client(module_logdir).json("modules", run=RUN)
+    assert answer["source"] == "collector" and answer["rows"][0]["path"] == ""
