@@ -256,6 +256,28 @@ class MyTimer:
         """A span as a context manager (`with timer.range("fwd"):`) or decorator."""
         return _Range(self, name)
 
+    def next_span_id(self) -> int:
+        """Reserve an id for `add_span`: a span written later (at its end) can be named as the
+        parent of the spans that end before it."""
+        self._last_id += 1
+        return self._last_id
+
+    def add_span(
+        self, name: str, begin_ns: int, end_ns: int, *, parent: int = 0, span_id: int | None = None
+    ) -> int:
+        """Record a span measured elsewhere and return its id, for integrations whose actions
+        are keyed by name and may stop out of order (Lightning), which `start`/`stop` reject.
+
+        `begin_ns`/`end_ns` are `time.perf_counter_ns()` readings; `parent` a span id (0: none);
+        `span_id` one from `next_span_id()`, else a new one. The span is written at the next step
+        boundary with the current step, is not timed on the GPU nor mirrored, and leaves the
+        stack of spans open with `start()` as it is.
+        """
+        if span_id is None:
+            span_id = self.next_span_id()
+        self._spans.append((span_id, parent, name, self._step, begin_ns, end_ns))
+        return span_id
+
     # --- steps -------------------------------------------------------------------------------
 
     def step(self) -> None:
@@ -380,6 +402,14 @@ class _DisabledTimer(MyTimer):
 
     def range(self, name: str | None = None) -> _NullRange:  # type: ignore[override]
         return _NULL_RANGE
+
+    def next_span_id(self) -> int:
+        return 0
+
+    def add_span(
+        self, name: str, begin_ns: int, end_ns: int, *, parent: int = 0, span_id: int | None = None
+    ) -> int:
+        return 0
 
     def step(self) -> None:
         pass
