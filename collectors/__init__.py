@@ -7,6 +7,7 @@ from ._clock import ClockSkew, sync_clocks
 from ._gpu_events import CudaEventBackend, EventBackend
 from ._loader import TimedLoader, timed_loader
 from ._mirror import Mirror, RecordFunctionMirror
+from ._modules import ModuleProfiler
 from ._profile import StepProfiler, TorchProfilerBackend, profile_steps
 from ._rank import RankInfo, detect_rank
 from ._schedule import CaptureBackend, Phase, Policy, Schedule, WindowScheduler
@@ -20,6 +21,7 @@ __all__ = [
     "CudaEventBackend",
     "EventBackend",
     "Mirror",
+    "ModuleProfiler",
     "MyTimer",
     "Phase",
     "Policy",
