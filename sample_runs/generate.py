@@ -156,10 +156,59 @@ def worker_traced(out_dir: Path) -> None:
     dist.destroy_process_group()
 
 
+def worker_modules(out_dir: Path) -> None:
+    """A small transformer classifier under DDP with ModuleProfiler on (forward and backward of
+    every module, per step) and its DataLoader waits measured by timed_loader: the Modules tab
+    shows the tree; self-attention and the feed-forward layers hold most of the time."""
+    import torch
+    import torch.distributed as dist
+    from torch import nn
+    from torch.nn.parallel import DistributedDataParallel
+    from torch.utils.data import DataLoader, TensorDataset
+
+    from collectors import ModuleProfiler, MyTimer, RunWriter, timed_loader
+
+    class Classifier(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = nn.Linear(16, 64)
+            layer = nn.TransformerEncoderLayer(64, 4, 128, dropout=0.1, batch_first=True)
+            self.encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.head = nn.Linear(64, 2)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.head(self.encoder(self.embed(x)).mean(dim=1))
+
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(rank)
+    data = TensorDataset(torch.randn(30 * 16, 32, 16, generator=gen),
+                         torch.randint(0, 2, (30 * 16,), generator=gen))  # fmt: skip
+    loader = DataLoader(data, batch_size=16)
+    model = Classifier()
+    ddp = DistributedDataParallel(model)
+    optimizer = torch.optim.AdamW(ddp.parameters(), lr=1e-3)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    with RunWriter(out_dir) as writer, MyTimer(writer, gpu=False) as timer:
+        with ModuleProfiler(model, timer, record_shapes=True):
+            for x, y in timed_loader(loader, timer):
+                with timer.range("forward"):
+                    loss = loss_fn(ddp(x), y)
+                with timer.range("backward"):
+                    loss.backward()
+                with timer.range("optimizer"):
+                    optimizer.step()
+                    optimizer.zero_grad(set_to_none=True)
+                timer.step()
+    dist.destroy_process_group()
+
+
 SCENARIOS = {
     # name: (world size, worker function); the run directory is sample_runs/ddp_<name>
     "slow_data": (2, worker_slow_data),
     "traced": (2, worker_traced),
+    "modules": (2, worker_modules),
 }
 
 

@@ -67,3 +67,16 @@ def test_traced_run_has_traces_per_rank_with_collectives_and_synced_clocks():
             )
             all_reduces += names.count("c10d::allreduce_")
         assert len(traces) == 2 and all_reduces >= 20
+
+
+def test_modules_run_has_the_module_tree_with_forward_and_backward():
+    service = RunService(str(SAMPLE_RUNS))
+    answer = service.modules("ddp_modules", None)
+    assert answer["source"] == "collector" and not answer["class_names"]
+    rows = {r["path"]: r for r in answer["rows"]}
+    attention = rows["encoder.layers.0.self_attn"]
+    assert attention["type"] == "MultiheadAttention" and attention["params"] > 0
+    for phase in ("forward", "backward"):
+        assert attention[phase]["calls"] == 60  # 30 steps on each of 2 ranks
+        assert 0 < attention[phase]["total_ns"] <= rows["encoder.layers.0"][phase]["total_ns"]
+        assert rows["encoder"][phase]["total_ns"] <= rows[""][phase]["total_ns"]
