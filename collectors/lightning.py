@@ -13,6 +13,7 @@ from pathlib import Path
 from time import perf_counter_ns
 from typing import Any, NamedTuple
 
+import lightning
 from lightning.pytorch.profilers import Profiler
 
 from ._loader import SPAN_NAME as LOADER_SPAN
@@ -155,7 +156,7 @@ class TbPerfProfiler(Profiler):
         if self._base_dir is None:
             self._base_dir = self._writer.run_dir
         self._writer.update_metadata(
-            lightning={"version": _lightning_version(), "stage": stage_name}
+            lightning={"version": lightning.__version__, "stage": stage_name}
         )
         self._timer = MyTimer(self._writer, gpu=False)
         self._last_event_ns = perf_counter_ns()
@@ -249,8 +250,8 @@ class TbPerfProfiler(Profiler):
         over all epochs, so step numbers survive resuming; never a number already used."""
         try:
             ready = self._trainer.fit_loop.epoch_loop.batch_progress.total.ready
-            index = int(ready) - 1 if after_ready else int(ready)
-        except (AttributeError, ReferenceError, TypeError, ValueError):
+            index = ready - 1 if after_ready else ready
+        except (AttributeError, ReferenceError):
             index = self._last_index + 1  # not a Trainer we know: count the batches
         if self._step is None and index <= self._last_index:
             index = self._last_index + 1
@@ -334,7 +335,7 @@ class TbPerfProfiler(Profiler):
             self._unrecorded[action_name] = count - 1
             return
         self._warn_once(
-            action_name, f"TbPerfProfiler: stop({action_name!r}) without a start; ignored"
+            f"stop:{action_name}", f"TbPerfProfiler: stop({action_name!r}) without a start; ignored"
         )
 
     def _warn_once(self, key: str, message: str) -> None:
@@ -376,9 +377,3 @@ def _trainer_of(module: Any) -> Any:
 
 def _is_eval_step(name: str) -> bool:
     return name.startswith(EVAL_STEPS[0]) and name.endswith(EVAL_STEPS[1])
-
-
-def _lightning_version() -> str:
-    import lightning
-
-    return lightning.__version__
