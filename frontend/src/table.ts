@@ -18,6 +18,8 @@ export interface Column<Row> {
   value: (row: Row) => number | string | null;
   /** Display text; defaults to the value itself. */
   format?: (row: Row) => string;
+  /** Cell content other than text (e.g. a tree toggle); takes precedence over `format`. */
+  render?: (row: Row) => Node;
 }
 
 export interface TableOptions<Row> {
@@ -120,7 +122,11 @@ export function dataTable<Row>(options: TableOptions<Row>): HTMLTableElement {
                 // The raw number, so tests and copy-paste do not depend on display rounding.
                 "data-value": value === null ? undefined : String(value),
               },
-              column.format ? column.format(row) : String(value ?? "—"),
+              column.render
+                ? column.render(row)
+                : column.format
+                  ? column.format(row)
+                  : String(value ?? "—"),
             );
           }),
         ),

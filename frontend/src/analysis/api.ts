@@ -5,7 +5,9 @@ import type {
   BreakdownAnswer,
   FindingsAnswer,
   KernelsAnswer,
+  ModulePhase,
   ModulesAnswer,
+  ModuleStepsAnswer,
   OperatorsAnswer,
 } from "./types";
 
@@ -63,4 +65,14 @@ export function fetchModules(
   onProgress?: ProgressListener,
 ): Promise<ModulesAnswer> {
   return getJson(`./modules?${query(run, { rank })}`, signal, onProgress);
+}
+
+export function fetchModuleSteps(
+  run: string,
+  rank: number | null,
+  path: string,
+  phase: ModulePhase,
+  signal: AbortSignal,
+): Promise<ModuleStepsAnswer> {
+  return getJson(`./module_steps?${query(run, { rank, path, phase })}`, signal);
 }

@@ -1,4 +1,5 @@
-// Answers of the analysis routes (docs/HTTP_API.md: findings, breakdown, operators, kernels).
+// Answers of the analysis routes (docs/HTTP_API.md: findings, breakdown, operators, kernels,
+// modules, module_steps).
 
 export type Severity = "info" | "warning" | "critical";
 
@@ -94,21 +95,67 @@ export interface KernelsAnswer {
   devices: DeviceSeries[];
 }
 
-export interface ModuleRow {
-  path: string;
-  name: string;
-  depth: number;
+export type ModulePhase = "forward" | "backward" | "total";
+
+/** One module's numbers in one phase (null fields: not measured, see docs/HTTP_API.md). */
+export interface ModulePhaseStats {
   calls: number;
   total_ns: number;
   self_ns: number;
-  mean_ns: number;
-  p95_ns: number;
+  mean_ns: number | null;
+  median_ns: number | null;
+  std_ns: number | null;
+  p95_ns: number | null;
+  pct_of_step: number | null;
+  gpu_total_ns: number | null;
+  gpu_mean_ns: number | null;
+}
+
+export interface ModuleRow {
+  path: string;
+  name: string;
+  type: string;
+  parent: string | null;
+  depth: number;
+  params: number | null;
+  forward: ModulePhaseStats | null;
+  backward: ModulePhaseStats | null;
+  total: ModulePhaseStats | null;
+}
+
+export interface ModuleStepTime {
+  rank: number;
+  steps: number;
+  step_time_ns: number | null;
 }
 
 export interface ModulesAnswer {
   run: string;
   rank: number | null;
-  source: "trace" | null;
+  source: "collector" | "trace" | null;
+  class_names: boolean;
+  phases: ModulePhase[];
+  device: boolean;
+  steps: ModuleStepTime[];
   total_rows: number;
   rows: ModuleRow[];
+  warnings: string[];
+}
+
+export interface ModuleStepSeries {
+  rank: number;
+  steps: number[];
+  host_ns: (number | null)[];
+  device_ns: (number | null)[] | null;
+  bucket: number;
+}
+
+export interface ModuleStepsAnswer {
+  run: string;
+  rank: number | null;
+  path: string;
+  phase: ModulePhase;
+  source: "collector" | "trace" | null;
+  series: ModuleStepSeries[];
+  shapes: { inputs: unknown; output: unknown } | null;
 }
