@@ -12,6 +12,7 @@ import pytest
 from tb_perf_plugin import run_tables
 from tb_perf_plugin.analysis.modules import module_step_series, module_view
 from tb_perf_plugin.discovery import discover_runs
+from tests.helpers import timer_records
 from tests.plugin.module_fixtures import (
     HEADER,
     RANK0,
@@ -217,3 +218,89 @@ def test_records_beat_traces(module_logdir, make_client):
     (module_logdir / RUN / "worker0.1.pt.trace.json").write_text(json.dumps(trace))
     answer = make_client(module_logdir).json("modules", run=RUN)
     assert answer["source"] == "collector" and answer["rows"][0]["path"] == ""
+
+
+REAL_STEPS = 6
+
+
+def test_a_real_training_loop_profiled_with_module_profiler(tmp_path, make_client):
+    """A small residual model with a submodule shared by its blocks, trained with
+    ModuleProfiler + MyTimer (blocks of two steps, shapes recorded): both routes answer what the
+    records say."""
+    torch = pytest.importorskip("torch")
+    from torch import nn
+
+    from collectors import ModuleProfiler, MyTimer
+
+    class Block(nn.Module):
+        def __init__(self, shared: nn.Module) -> None:
+            super().__init__()
+            self.ff = nn.Sequential(nn.Linear(16, 32), nn.GELU(), nn.Linear(32, 16))
+            self.shared = shared
+
+        def forward(self, x):
+            return x + self.ff(x) + self.shared(x)
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = nn.Linear(8, 16)
+            self.shared = nn.Linear(16, 16)
+            self.blocks = nn.ModuleList([Block(self.shared) for _ in range(3)])
+            self.head = nn.Linear(16, 1)
+
+        def forward(self, x):
+            x = self.embed(x)
+            for block in self.blocks:
+                x = block(x)
+            return self.head(x)
+
+    torch.manual_seed(0)
+    model = Net()
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+    x = torch.randn(4, 8)
+    timer = MyTimer(tmp_path / "real", gpu=False)
+    with ModuleProfiler(model, timer, gpu=False, aggregate_steps=2, record_shapes=True):
+        for _ in range(REAL_STEPS):
+            with timer.range("train"):  # a span: the first step has a start
+                model(x).square().mean().backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            timer.step()
+    timer.close()
+
+    client = make_client(tmp_path)
+    answer = client.json("modules", run="real")
+    assert answer["source"] == "collector" and answer["warnings"] == []
+    assert answer["phases"] == ["forward", "backward", "total"] and answer["device"] is False
+    steps = [r["t1"] - r["t0"] for r in timer_records(tmp_path / "real") if r["k"] == "step"]
+    assert len(steps) == REAL_STEPS
+    assert answer["steps"] == [
+        {"rank": 0, "steps": REAL_STEPS, "step_time_ns": sum(steps) // REAL_STEPS}
+    ]
+    rows = {row["path"]: row for row in answer["rows"]}
+    assert set(rows) == {path for path, _ in model.named_modules()}
+    order = [row["path"] for row in answer["rows"]]
+    assert all(order.index(r["parent"]) < order.index(r["path"]) for r in answer["rows"][1:])
+    assert (rows["blocks.1.ff.2"]["parent"], rows["blocks.1.ff.2"]["depth"]) == ("blocks.1.ff", 4)
+    assert rows["blocks"]["forward"] is None  # a ModuleList is never called
+    assert rows["shared"]["forward"]["calls"] == 3 * REAL_STEPS  # once per block and step
+    assert rows["head"]["params"] == 17
+    model_total = rows[""]["total"]
+    assert model_total["calls"] == REAL_STEPS
+    assert 0 < model_total["pct_of_step"] <= 100  # forward and backward run inside the steps
+    for row in answer["rows"]:
+        for phase in ("forward", "backward"):
+            s = row[phase]
+            if s is not None:
+                assert 0 <= s["self_ns"] <= s["total_ns"]
+                assert s["median_ns"] <= s["p95_ns"]
+    series = client.json("module_steps", run="real", path="blocks.0", phase="total")
+    (only,) = series["series"]
+    assert only["steps"] == list(range(REAL_STEPS))
+    # blocks of two steps, each spread evenly: the per-step times add up to the total
+    total = rows["blocks.0"]["total"]["total_ns"]
+    assert total - REAL_STEPS // 2 <= sum(only["host_ns"]) <= total
+    assert only["host_ns"][0] == only["host_ns"][1]
+    embed = client.json("module_steps", run="real", path="embed", phase="forward")
+    assert embed["shapes"] == {"inputs": [[4, 8]], "output": [4, 16]}
