@@ -7,6 +7,7 @@ executor seam, one task per file, each parsed into the on-disk cache and memory-
 from __future__ import annotations
 
 import concurrent.futures
+import itertools
 import os
 import re
 import time
@@ -209,13 +210,27 @@ class ModuleFile:
     file_id: tuple[int, int, int, int] = (0, 0, 0, 0)  # as TimerTables.file_id
 
 
+def _extend(columns: dict[str, list], record: Any, phase: int, **values: tuple) -> None:
+    """Append one phase's entries of a block record to `columns`."""
+    n = len(values["id"])
+    columns["step"] += [record.step] * n
+    columns["last_step"] += [record.last_step] * n
+    columns["phase"] += [phase] * n
+    for name, column in values.items():
+        columns[name] += column
+
+
 def _module_tables(
     records: list[Any], declared: dict[int, str]
 ) -> tuple[dict[str, pd.DataFrame], list[str]]:
-    """Columns of newly read records; `declared` is extended. Entries naming an id that was
-    not declared before are skipped, as are second declarations of an id."""
-    rows: dict[str, list] = {name: [] for name in _FILE_COLUMNS}
-    undeclared = redeclared = 0
+    """Columns of newly read records; `declared` (id -> path) is extended. Entries naming an id
+    the file has not declared are skipped, as are second declarations of an id. Block entries
+    are gathered as columns and checked in bulk: a long run has millions of samples."""
+    rows: dict[str, list] = {"modules": [], "blocks": [], "shapes": []}
+    calls: dict[str, list] = {name: [] for name in _FILE_COLUMNS["calls"]}
+    gpu: dict[str, list] = {name: [] for name in _FILE_COLUMNS["gpu"]}
+    samples: list[list[int]] = []  # one list per `calls` row
+    redeclared = 0
     for record in records:
         kind = type(record)
         if kind is _ModuleRecord:
@@ -229,27 +244,36 @@ def _module_tables(
         elif kind is _CallsRecord:
             rows["blocks"].append((record.step, record.last_step))
             for phase, entries in enumerate((record.fwd, record.bwd)):
-                for ident, calls, total, own, samples in entries:
-                    if ident not in declared:
-                        undeclared += 1
-                        continue
-                    rows["calls"].append(
-                        (record.step, record.last_step, phase, ident, calls, total, own)
-                    )
-                    rows["samples"] += [(phase, ident, ns) for ns in samples]
+                if entries:
+                    ids, counts, totals, own, sampled = zip(*entries, strict=True)
+                    _extend(calls, record, phase, id=ids, calls=counts, total_ns=totals,
+                            self_ns=own)  # fmt: skip
+                    samples += sampled
         elif kind is _ModuleGpuRecord:
             for phase, entries in enumerate((record.fwd, record.bwd)):
-                for ident, gpu_ns in entries:
-                    if ident not in declared:
-                        undeclared += 1
-                        continue
-                    rows["gpu"].append((record.step, record.last_step, phase, ident, gpu_ns))
+                if entries:
+                    ids, gpu_ns = zip(*entries, strict=True)
+                    _extend(gpu, record, phase, id=ids, gpu_ns=gpu_ns)
         elif kind is _ShapesRecord:
-            if record.id not in declared:
-                undeclared += 1
-                continue
             rows["shapes"].append((record.id, record.inputs, record.output))
     tables = {name: frame(values, _FILE_COLUMNS[name]) for name, values in rows.items()}
+    known = np.fromiter(declared, np.int64, len(declared))
+    for name, columns in (("calls", calls), ("gpu", gpu)):
+        tables[name] = pd.DataFrame({c: np.array(v, dtype=np.int64) for c, v in columns.items()})
+    lengths = np.fromiter(map(len, samples), np.int64, len(samples))
+    tables["samples"] = pd.DataFrame({
+        "phase": np.repeat(tables["calls"]["phase"].to_numpy(), lengths),
+        "id": np.repeat(tables["calls"]["id"].to_numpy(), lengths),
+        "ns": np.fromiter(itertools.chain.from_iterable(samples), np.int64, int(lengths.sum())),
+    })  # fmt: skip
+    undeclared = 0
+    for name in ("calls", "gpu", "shapes"):
+        table = tables[name]
+        ok = np.isin(table["id"].to_numpy(np.int64), known)
+        undeclared += int((~ok).sum())
+        tables[name] = table[ok].reset_index(drop=True)
+    samples_ok = np.isin(tables["samples"]["id"].to_numpy(), known)
+    tables["samples"] = tables["samples"][samples_ok].reset_index(drop=True)
     problems = []
     if undeclared:
         problems.append(f"{undeclared} module entries with an undeclared id skipped")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 
+import numpy as np
 import pytest
 
 from tb_perf_plugin import run_tables
@@ -304,3 +305,12 @@ def test_a_real_training_loop_profiled_with_module_profiler(tmp_path, make_clien
     assert only["host_ns"][0] == only["host_ns"][1]
     embed = client.json("module_steps", run="real", path="embed", phase="forward")
     assert embed["shapes"] == {"inputs": [[4, 8]], "output": [4, 16]}
+
+
+@pytest.mark.parametrize("scale", [1, 1 << 60], ids=["one sort", "lexsort"])
+def test_samples_sorted_by_module_then_value(scale):
+    from tb_perf_plugin.analysis.modules import _sorted_by_group
+
+    keys = np.array([3, 0, 3, 1, 0], dtype=np.int64)
+    values = np.array([5, 7, 1, 2, 3], dtype=np.int64) * scale
+    assert _sorted_by_group(keys, values).tolist() == [v * scale for v in (3, 7, 2, 1, 5)]
