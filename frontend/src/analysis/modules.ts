@@ -299,6 +299,14 @@ export const modulesDashboard: Dashboard = {
       if (warnings) panel.append(warnings);
       return root;
     }
+    if (!answer.rows.some((r) => r.forward || r.backward)) {
+      const note =
+        rank === null
+          ? "Modules are declared, but no calls are recorded yet."
+          : `No module calls recorded on rank ${rank}; select another rank.`;
+      panel.append(h("p", { class: "muted", "data-testid": "module-note" }, note));
+      return root;
+    }
     const hash = readHash();
     const phases = answer.phases;
     const hashPhase = hash.get("modphase") as ModulePhase | null;
