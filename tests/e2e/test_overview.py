@@ -22,6 +22,8 @@ def open_plugin(page: Page, server) -> tuple[FrameLocator, Frame]:
     page.goto(f"{server.url}/#tb_perf")
     plugin = page.frame_locator(PLUGIN_IFRAME)
     expect(plugin.get_by_test_id("run-select").locator(f'option[value="{RUN}"]')).to_have_count(1)
+    plugin.get_by_test_id("run-select").select_option(RUN)  # not the first run of sample_runs
+    expect(plugin.locator("main.content")).not_to_have_attribute("aria-busy", "true")
     expect(plugin.get_by_test_id("span-table")).to_be_visible()
     frame = page.frame(url=lambda url: "plugin_entry.html" in url)
     assert frame is not None
