@@ -106,3 +106,19 @@ def test_trace_class_names_are_flagged(page, tensorboard_server):
     expect(plugin.get_by_test_id("module-row")).to_have_count(3)
     expect(plugin.get_by_test_id("module-phase")).to_be_hidden()  # forward only
     expect(plugin.get_by_test_id("module-time")).to_be_hidden()
+
+
+def test_sample_run_with_module_profiler(page, tensorboard_server):
+    """The demo logdir's ddp_modules run (two ranks, ModuleProfiler): one rank at a time."""
+    plugin = open_modules(page, tensorboard_server, "ddp_modules")
+    answer = tensorboard_server.get_json("modules?run=ddp_modules&rank=1")
+    plugin.get_by_test_id("rank-select").select_option("1")
+    expect(plugin.get_by_test_id("module-note")).to_contain_text("rank 1:")
+    expect(plugin.get_by_test_id("module-note")).not_to_contain_text("rank 0:")
+    expect(plugin.get_by_test_id("module-row")).to_have_count(answer["total_rows"])
+    encoder = plugin.locator('[data-testid=module-row][data-name="encoder"]')
+    total = encoder.locator('td[data-column="total_ns"]')
+    (row,) = (r for r in answer["rows"] if r["path"] == "encoder")
+    expect(total).to_have_attribute("data-value", str(row["total"]["total_ns"]))
+    plugin.locator('[data-testid=icicle-cell][data-path="encoder"]').click()
+    expect(plugin.get_by_test_id("module-step-chart").locator("[data-series]")).to_have_count(1)
