@@ -147,6 +147,19 @@ def _tree(nodes: pd.DataFrame) -> pd.DataFrame:
 # --- ModuleProfiler records --------------------------------------------------------------------
 
 
+def _numbers_in_order(nodes: pd.DataFrame) -> pd.DataFrame:
+    """Siblings named by numbers (Sequential and ModuleList items) take their sibling slots in
+    numeric order: declarations may come sorted by path text (`layers.10` before `layers.2`)."""
+    numeric = nodes[[name.isdigit() for name in nodes["name"]]]
+    keys = nodes["key"].to_numpy().copy()
+    at = {label: i for i, label in enumerate(nodes.index)}
+    for _, group in numeric.groupby("parent", dropna=False, sort=False):
+        slots = np.sort(group["key"].to_numpy())
+        by_number = group.index[np.argsort([int(n) for n in group["name"]], kind="stable")]
+        keys[[at[label] for label in by_number]] = slots
+    return nodes.assign(key=keys)
+
+
 def collector_module_data(records: ModuleRecords, steps: pd.DataFrame) -> ModuleData:
     """ModuleData from ModuleProfiler records; `steps` (rank, step, t0, t1) are the MyTimer
     step records of the run. A module's node is its path over all writers; its type, parent and
@@ -160,7 +173,7 @@ def collector_module_data(records: ModuleRecords, steps: pd.DataFrame) -> Module
         "path": paths, "name": [p.rsplit(".", 1)[-1] for p in paths], "type": m["type"],
         "parent": parents, "params": m["params"], "key": np.arange(len(m)),
     }).drop_duplicates("path")  # fmt: skip
-    tree = _tree(nodes)
+    tree = _tree(_numbers_in_order(nodes))
     node_of_path = pd.Index(tree["path"])
     node_of_decl = node_of_path.get_indexer(m["path"])
 

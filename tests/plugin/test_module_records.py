@@ -19,6 +19,7 @@ from tests.plugin.module_fixtures import (
     RANK0,
     RANK0_STEPS,
     lines,
+    module,
     write_module_run,
     write_rank,
 )
@@ -314,3 +315,15 @@ def test_samples_sorted_by_module_then_value(scale):
     keys = np.array([3, 0, 3, 1, 0], dtype=np.int64)
     values = np.array([5, 7, 1, 2, 3], dtype=np.int64) * scale
     assert _sorted_by_group(keys, values).tolist() == [v * scale for v in (3, 7, 2, 1, 5)]
+
+
+def test_numbered_siblings_in_numeric_order(tmp_path):
+    """Declarations sorted by path text put `layers.10` before `layers.2`; the tree does not."""
+    paths = ["", "layers", "layers.0", "layers.1", "layers.10", "layers.10.fc", "layers.2"]
+    parents = {"": 0, "layers": 1, "layers.10.fc": 5}
+    records = [module(i + 1, path, "M", parents.get(path, 2), 1) for i, path in enumerate(paths)]
+    write_rank(tmp_path / RUN, 0, [1000], records)
+    tree = run_tables.module_data(read(tmp_path)).tree
+    assert tree["path"].tolist() == [
+        "", "layers", "layers.0", "layers.1", "layers.2", "layers.10", "layers.10.fc",
+    ]  # fmt: skip
