@@ -1,22 +1,23 @@
 """ModuleProfiler's overhead against its anchors, all measured in this one run on this machine.
 
-    python benchmarks/module_overhead.py [--json] [--rounds 20]
+    python benchmarks/module_overhead.py [--json] [--pairs 150]
 
 (a) Per module call, forward profiling against plain no-op forward pre + post hooks on the same
     module, interleaved, >= 1e5 calls per repeat, minimum of repeats (target <= 1.5x). Reported
     for the forward-only profiler and for the default one (backward on) under no_grad, plus what
     a call costs with no hooks at all.
 (b) On the 42-module `nn.TransformerEncoder(nn.TransformerEncoderLayer(128, 4, 256,
-    batch_first=True), 4)`, batch (8, 64, 128), CPU: forward + backward profiling against the
-    same loop without it, in interleaved rounds (profiler attached in every other block of
-    steps, the order alternating): each round's ratio of median step times (robust to a step
-    disturbed by other work), summarized as the median over rounds with a 95 % bootstrap
-    confidence interval (target: +5 % at most). Both arms run MyTimer spans and steps.
+    batch_first=True), 4)`, batch (8, 64, 128), CPU: forward + backward profiling (default
+    options, records written as in training) against an identical copy of the model without
+    it, one step of each in turn (the order alternating), so both see the same machine state:
+    the median of the per-pair time ratios with a 95 % bootstrap confidence interval (target:
+    +5 % at most). Both arms run MyTimer spans and steps.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import statistics
@@ -81,69 +82,93 @@ def _bootstrap_median_ci(values: list[float], seed: int = 0, draws: int = 10_000
     return medians[int(0.025 * draws)], medians[int(0.975 * draws) - 1]
 
 
-def transformer_overhead(tmp: Path, rounds: int, steps: int) -> dict[str, object]:
+def _full_backward_hooks(model: nn.Module) -> list:
+    """The usual alternative, for comparison: no-op forward pre/post hooks plus torch's full
+    backward pre/post hooks on every module."""
+    handles = []
+    for module in model.modules():
+        handles += [
+            module.register_forward_pre_hook(lambda module, args: None),
+            module.register_forward_hook(lambda module, args, output: None),
+            module.register_full_backward_pre_hook(lambda module, grad_output: None),
+            module.register_full_backward_hook(lambda module, grad_input, grad_output: None),
+        ]
+    return handles
+
+
+VARIANTS = {
+    "default": "ModuleProfiler, forward + backward (default options)",
+    "forward_only": "ModuleProfiler(backward=False)",
+    "full_backward_hooks": "no-op forward + full backward hooks (torch's own; comparison)",
+}
+
+
+def transformer_overhead(tmp: Path, variant: str, pairs: int) -> dict[str, object]:
     torch.manual_seed(0)
-    model = nn.TransformerEncoder(nn.TransformerEncoderLayer(128, 4, 256, batch_first=True), 4)
-    optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+    profiled = nn.TransformerEncoder(nn.TransformerEncoderLayer(128, 4, 256, batch_first=True), 4)
+    plain = copy.deepcopy(profiled)
     batch = torch.randn(8, 64, 128)
-    timer = MyTimer(tmp / "transformer", gpu=False)
-    profiler = ModuleProfiler(model, timer, gpu=False)
+    arms = {}
+    for name, model in (("on", profiled), ("off", plain)):
+        timer = MyTimer(tmp / f"{variant}-{name}", gpu=False)
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+        arms[name] = (model, timer, optimizer)
+    if variant == "full_backward_hooks":
+        handles, profiler = _full_backward_hooks(profiled), None
+    else:
+        handles = []
+        backward = variant == "default"
+        profiler = ModuleProfiler(profiled, arms["on"][1], gpu=False, backward=backward).attach()
 
-    def run_steps(n: int) -> list[int]:
-        times = []
-        for _ in range(n):
-            t0 = perf_counter_ns()
-            with timer.range("forward"):
-                loss = model(batch).square().mean()
-            with timer.range("backward"):
-                loss.backward()
-            optimizer.step()
-            optimizer.zero_grad(set_to_none=True)
-            timer.step()
-            times.append(perf_counter_ns() - t0)
-        return times
+    def one_step(arm: str) -> int:
+        model, timer, optimizer = arms[arm]
+        t0 = perf_counter_ns()
+        with timer.range("forward"):
+            loss = model(batch).square().mean()
+        with timer.range("backward"):
+            loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+        timer.step()
+        return perf_counter_ns() - t0
 
-    run_steps(10)  # warm-up: oneDNN kernels are chosen on the first calls
-    profiler.attach()
-    run_steps(3)
-    profiler.detach()
-    ratios, off_all, on_all = [], [], []
-    for r in range(rounds):
-        arms = ("off", "on") if r % 2 == 0 else ("on", "off")
-        median = {}
-        for arm in arms:
-            if arm == "on":
-                profiler.attach()
-            times = run_steps(steps)[1:]  # the first step of a block pays attach/detach
-            if arm == "on":
-                profiler.detach()
-            (on_all if arm == "on" else off_all).extend(times)
-            median[arm] = statistics.median(times)
-        ratios.append(median["on"] / median["off"])
-    timer.close()
+    for _ in range(10):  # warm-up: oneDNN kernels are chosen on the first calls
+        one_step("on")
+        one_step("off")
+    times: dict[str, list[int]] = {"on": [], "off": []}
+    ratios = []
+    for i in range(pairs):
+        order = ("off", "on") if i % 2 == 0 else ("on", "off")
+        pair = {arm: one_step(arm) for arm in order}
+        for arm, ns in pair.items():
+            times[arm].append(ns)
+        ratios.append(pair["on"] / pair["off"])
+    if profiler is not None:
+        profiler.detach()
+    for handle in handles:
+        handle.remove()
+    for _, timer, _ in arms.values():
+        timer.close()
     low, high = _bootstrap_median_ci(ratios)
-    modules = sum(1 for _ in model.modules())
     return {
-        "modules": modules,
-        "rounds": rounds,
-        "steps_per_block": steps,
-        "step_ms_off_median": statistics.median(off_all) / 1e6,
-        "step_ms_on_median": statistics.median(on_all) / 1e6,
+        "modules": sum(1 for _ in profiled.modules()),
+        "pairs": pairs,
+        "step_ms_off_median": statistics.median(times["off"]) / 1e6,
+        "step_ms_on_median": statistics.median(times["on"]) / 1e6,
         "ratio": statistics.median(ratios),
         "ratio_ci95": [low, high],
-        "ratio_of_medians": statistics.median(on_all) / statistics.median(off_all),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--rounds", type=int, default=20)
-    parser.add_argument("--steps", type=int, default=6, help="steps per block")
+    parser.add_argument("--pairs", type=int, default=150)
+    parser.add_argument("--variants", nargs="+", choices=sorted(VARIANTS), default=list(VARIANTS))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         calls = per_call_costs(Path(tmp))
-        transformer = transformer_overhead(Path(tmp), args.rounds, args.steps)
+        transformer = {v: transformer_overhead(Path(tmp), v, args.pairs) for v in args.variants}
     result = {"loadavg": loadavg(), "per_call_ns": calls, "transformer": transformer}
     if args.json:
         print(json.dumps(result, indent=2))
@@ -157,15 +182,20 @@ def main() -> None:
         ratio = calls[name] / noop
         verdict = "ok" if ratio <= 1.5 else "MISSED"
         print(f"    {name:22s} {calls[name]:8.0f}   {ratio:.2f}x the anchor (<= 1.5x {verdict})")
-    t = transformer
-    low, high = t["ratio_ci95"]
-    verdict = "ok" if high <= 1.05 else ("MISSED" if low > 1.05 else "inconclusive")
-    print(f"(b) TransformerEncoder, {t['modules']} modules, {t['rounds']} interleaved rounds:")
-    print(f"    step median {t['step_ms_off_median']:.2f} ms without, "
-          f"{t['step_ms_on_median']:.2f} ms with forward+backward profiling")  # fmt: skip
-    added = f"{100 * (t['ratio'] - 1):+.2f} %"
-    interval = f"[95 % CI {100 * (low - 1):+.2f}, {100 * (high - 1):+.2f}]"
-    print(f"    added {added} {interval} (<= +5 % {verdict})")
+    for variant, t in transformer.items():
+        low, high = t["ratio_ci95"]
+        added = f"{100 * (t['ratio'] - 1):+.2f} %"
+        interval = f"[95 % CI {100 * (low - 1):+.2f}, {100 * (high - 1):+.2f}]"
+        target = ""
+        if variant == "default":
+            verdict = "ok" if high <= 1.05 else ("MISSED" if low > 1.05 else "inconclusive")
+            target = f" (<= +5 % {verdict})"
+        print(f"(b) {VARIANTS[variant]}:")
+        print(
+            f"    {t['modules']} modules, {t['pairs']} interleaved step pairs, step median "
+            f"{t['step_ms_off_median']:.2f} ms without, {t['step_ms_on_median']:.2f} ms with"
+        )
+        print(f"    added {added} {interval}{target}")
 
 
 if __name__ == "__main__":

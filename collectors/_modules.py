@@ -4,13 +4,14 @@ CUDA events) on the device, cheap enough to leave on. Records: docs/FORMAT.md, `
 from __future__ import annotations
 
 import atexit
+import bisect
 import fnmatch
-import functools
 import json
 import os
 import warnings
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from operator import itemgetter
 from time import perf_counter_ns
 from typing import Any
 
@@ -20,30 +21,7 @@ from ._timer import MyTimer
 _FALSE_WORDS = {"0", "false", "no", "off"}
 SAMPLES_PER_BLOCK = 32  # per-call durations kept per module, phase and block of steps
 PHASES = ("fwd", "bwd")
-_NODE_MARKS = "tb_perf.modules"  # key of our marks in an autograd node's metadata
-
-
-class _BackwardCall:
-    """One forward call's backward: set by hooks on autograd nodes as the engine reaches them."""
-
-    __slots__ = ("module_id", "start", "end", "start_event", "end_event")
-
-    def __init__(self, module_id: int) -> None:
-        self.module_id = module_id
-        self.start: int | None = None
-        self.end: int | None = None
-        self.start_event: Any = None
-        self.end_event: Any = None
-
-
-@dataclass
-class _ModuleStats:
-    """One module's calls in one phase of a block of steps."""
-
-    calls: int = 0
-    total_ns: int = 0
-    self_ns: int = 0
-    samples: list[int] = field(default_factory=list)
+_NODE_STAMPS = "tb_perf.modules"  # key of our stamps in an autograd node's metadata
 
 
 @dataclass
@@ -55,9 +33,7 @@ class _Profiled:
 
 
 def _spaced(values: list[int], count: int) -> list[int]:
-    """`count` evenly spaced values of `values` (all of them when there are no more)."""
-    if len(values) <= count:
-        return values
+    """`count` evenly spaced values of the (longer) list `values`."""
     last = len(values) - 1
     return [values[round(i * last / (count - 1))] for i in range(count)]
 
@@ -85,8 +61,9 @@ def _start_then_longest(call: tuple) -> tuple[int, int]:
     return call[1], -call[2]
 
 
-def summarize_calls(calls: list[tuple], stats: dict[int, _ModuleStats]) -> list[tuple]:
-    """Add one step's calls of one phase, `(module_id, t0, t1, ...)`, into `stats`.
+def summarize_calls(calls: list[tuple], stats: dict[int, list]) -> list[tuple]:
+    """Add one step's calls of one phase, `(module_id, t0, t1, ...)`, into `stats`: per module
+    id, the record entry `[module_id, calls, total_ns, self_ns, samples]`.
 
     Calls nest by time (forward calls always do; backward ones nearly always): a call's self
     time is its duration minus the calls directly inside it, and a call inside a call of the
@@ -95,27 +72,28 @@ def summarize_calls(calls: list[tuple], stats: dict[int, _ModuleStats]) -> list[
     """
     calls.sort(key=_start_then_longest)
     outermost: list[tuple] = []
-    stack: list[list] = []  # [call, time of the calls directly inside it], innermost last
+    stack: list[list] = []  # [call, its end, time of the calls directly inside it]
     open_ids: dict[int, int] = {}
     for call in (*calls, None):
-        while stack and (call is None or call[1] >= stack[-1][0][2] or call[2] > stack[-1][0][2]):
-            done, inner = stack.pop()
+        while stack and (call is None or call[1] >= stack[-1][1] or call[2] > stack[-1][1]):
+            done, _, inner = stack.pop()
             module_id = done[0]
             duration = done[2] - done[1]
-            module_stats = stats.get(module_id)
-            if module_stats is None:
-                module_stats = stats[module_id] = _ModuleStats()
-            module_stats.calls += 1
-            module_stats.self_ns += duration - inner if duration > inner else 0
-            module_stats.samples.append(duration)
-            open_ids[module_id] -= 1
-            if not open_ids[module_id]:
-                module_stats.total_ns += duration
+            entry = stats.get(module_id)
+            if entry is None:
+                entry = stats[module_id] = [module_id, 0, 0, 0, []]
+            entry[1] += 1
+            entry[3] += duration - inner if duration > inner else 0
+            entry[4].append(duration)
+            depth = open_ids[module_id] - 1
+            open_ids[module_id] = depth
+            if not depth:
+                entry[2] += duration
                 outermost.append(done)
             if stack:
-                stack[-1][1] += duration
+                stack[-1][2] += duration
         if call is not None:
-            stack.append([call, 0])
+            stack.append([call, call[2], 0])
             open_ids[call[0]] = open_ids.get(call[0], 0) + 1
     return outermost
 
@@ -160,6 +138,9 @@ class ModuleProfiler:
         gpu: None times on CUDA when torch sees a GPU; True requires it; False turns it off;
             an EventBackend object uses that backend.
         record_shapes: record the tensor shapes of each module's first call.
+        flush_every_steps: summarize and write the measured steps every N steps (and at
+            `detach()`), which costs far less than once per step; a crash loses at most the
+            last N steps' module times.
     """
 
     def __init__(
@@ -176,9 +157,10 @@ class ModuleProfiler:
         backward: bool = True,
         gpu: bool | EventBackend | None = None,
         record_shapes: bool = False,
+        flush_every_steps: int = 10,
     ) -> None:
-        if every_n_steps < 1 or aggregate_steps < 1:
-            raise ValueError("every_n_steps and aggregate_steps must be >= 1")
+        if min(every_n_steps, aggregate_steps, flush_every_steps) < 1:
+            raise ValueError("every_n_steps, aggregate_steps and flush_every_steps must be >= 1")
         if max_depth is not None and max_depth < 0:
             raise ValueError(f"max_depth must be >= 0, not {max_depth}")
         if enabled is None:
@@ -195,6 +177,7 @@ class ModuleProfiler:
         self.aggregate_steps = aggregate_steps
         self.backward = backward
         self.record_shapes = record_shapes
+        self.flush_every_steps = flush_every_steps
         self._gpu_request = gpu
         self._events: EventBackend | None = None
         self._attached = False
@@ -205,10 +188,13 @@ class ModuleProfiler:
         self._compiled_note: str | None = None
         self._stack: list[tuple] = []
         self._fwd_calls: list[tuple] = []
-        self._bwd_calls: list[tuple] = []
-        self._backward_pending: list[_BackwardCall] = []  # started in the running backward
-        self._backward_open = False
-        self._block: dict[str, dict[int, _ModuleStats]] = {phase: {} for phase in PHASES}
+        # Backward: each forward call marked this step as (module id, forward t0, t1, the
+        # stamps of the nodes where its backward starts); resolved at the end of the step.
+        self._bwd_marked: list[tuple] = []
+        self._pass_open = [False]  # a backward pass is running and its end callback is queued
+        self._pass_ends: list[tuple[int, Any]] = []
+        self._ended_steps: list[tuple] = []  # measured, not yet summarized and written
+        self._block: dict[str, dict[int, list]] = {phase: {} for phase in PHASES}
         self._block_gpu: dict[str, list[tuple]] = {phase: [] for phase in PHASES}
         self._block_first: int | None = None
         self._block_last: int | None = None
@@ -248,6 +234,7 @@ class ModuleProfiler:
                 "exclude": list(self.exclude),
                 "every_n_steps": self.every_n_steps,
                 "aggregate_steps": self.aggregate_steps,
+                "flush_every_steps": self.flush_every_steps,
                 "backward": self.backward,
                 "gpu": gpu_status,
                 "compiled": self._compiled_note,
@@ -270,7 +257,8 @@ class ModuleProfiler:
         self._remove_hooks()
         self._profiled.clear()
         atexit.unregister(self.detach)
-        self._guarded(self._write_step, wait_gpu=True)
+        self._end_step()
+        self._guarded(self._write_ended, wait_gpu=True)
 
     def __enter__(self) -> ModuleProfiler:
         return self.attach()
@@ -380,7 +368,8 @@ class ModuleProfiler:
         """The forward pre-hook and forward hook of one module, the cheapest variant that
         measures what was asked."""
         stack, calls, clock = self._stack, self._fwd_calls, perf_counter_ns
-        mark_backward = self._mark_backward if self.backward else None
+        backward, grad_enabled = self.backward, self._grad_enabled
+        marked, mark_outputs, new_stamps = self._bwd_marked, self._mark_outputs, self._node_stamps
         # Inside code that torch.compile traces (a compiled caller), the hooks reduce to nothing
         # instead of breaking its graph: dynamo treats is_compiling() as True there.
         compiling = self._torch.compiler.is_compiling
@@ -390,12 +379,19 @@ class ModuleProfiler:
                 if not compiling():
                     stack.append(clock())
 
-            def after(_module: Any, args: Any, kwargs: Any, output: Any) -> None:
+            def after(_module: Any, _args: Any, output: Any) -> None:
                 if compiling():
                     return
-                calls.append((module_id, stack.pop(), clock()))
-                if mark_backward is not None:
-                    mark_backward(module_id, args, kwargs, output)
+                t0 = stack.pop()
+                t1 = clock()
+                calls.append((module_id, t0, t1))
+                if backward and grad_enabled():
+                    node = getattr(output, "grad_fn", None)
+                    if node is None:
+                        mark_outputs(module_id, t0, t1, output)
+                    else:  # the usual case, inline: one tensor out
+                        stamps = node.metadata.get(_NODE_STAMPS) or new_stamps(node)
+                        marked.append((module_id, t0, t1, (stamps,)))
 
         else:
             record = self._events.record
@@ -404,17 +400,18 @@ class ModuleProfiler:
                 if not compiling():
                     stack.append((record(), clock()))
 
-            def after(_module: Any, args: Any, kwargs: Any, output: Any) -> None:
+            def after(_module: Any, _args: Any, output: Any) -> None:
                 if compiling():
                     return
-                start_event, start = stack.pop()
-                calls.append((module_id, start, clock(), start_event, record()))
-                if mark_backward is not None:
-                    mark_backward(module_id, args, kwargs, output)
+                start_event, t0 = stack.pop()
+                t1 = clock()
+                calls.append((module_id, t0, t1, start_event, record()))
+                if backward and grad_enabled():
+                    mark_outputs(module_id, t0, t1, output)
 
         handles = [
             module.register_forward_pre_hook(before),
-            module.register_forward_hook(after, with_kwargs=True, always_call=True),
+            module.register_forward_hook(after, always_call=True),
         ]
         if self.record_shapes and module_id not in self._shapes_done:
             handles.append(module.register_forward_hook(self._shapes_hook(module_id)))
@@ -432,73 +429,100 @@ class ModuleProfiler:
 
     # --- backward -------------------------------------------------------------------------
 
-    def _mark_backward(self, module_id: int, args: Any, kwargs: Any, output: Any) -> None:
-        """Hook the two autograd nodes that bound this call's backward (see the class doc)."""
-        if not self._grad_enabled():
-            return
-        node = getattr(output, "grad_fn", None)
-        if node is not None:  # the usual case: one tensor out
-            call = _BackwardCall(module_id)
-            self._node_marks(node)[0].append(call)
+    def _mark_outputs(self, module_id: int, t0: int, t1: int, output: Any) -> None:
+        """Mark the nodes where this call's backward starts: its outputs' `grad_fn`s."""
+        nodes = {id(t.grad_fn): t.grad_fn for t in _tensors(output) if t.grad_fn is not None}
+        if nodes:
+            starts = tuple(self._node_stamps(node) for node in nodes.values())
+            self._bwd_marked.append((module_id, t0, t1, starts))
+
+    def _node_stamps(self, node: Any) -> tuple[list[int], list[Any] | None]:
+        """When the engine reached `node` (times, and device events with a GPU): kept on the
+        node with one hook, so every call marked there shares its times (a module and its
+        last child start together; a call ends where the next one starts). The hook only
+        stamps: calls are matched to stamps at the end of the step."""
+        metadata = node.metadata
+        stamps = metadata.get(_NODE_STAMPS)
+        if stamps is None:
+            stamps = metadata[_NODE_STAMPS] = ([], None if self._events is None else [])
+            node.register_prehook(self._stamping_hook(*stamps))
+        return stamps
+
+    def _stamping_hook(self, times: list[int], events: list[Any] | None) -> Any:
+        clock, pass_open = perf_counter_ns, self._pass_open
+        queue_callback, pass_finished = self._queue_callback, self._backward_finished
+        if events is None:
+
+            def reached(_grads: Any) -> None:
+                times.append(clock())
+                if not pass_open[0]:  # the first node of a backward pass
+                    pass_open[0] = True
+                    queue_callback(pass_finished)
+
         else:
-            nodes = {id(t.grad_fn): t.grad_fn for t in _tensors(output) if t.grad_fn is not None}
-            if not nodes:
-                return
-            call = _BackwardCall(module_id)
-            for node in nodes.values():
-                self._node_marks(node)[0].append(call)
-        if len(args) == 1 and not kwargs:  # the usual case: one tensor in
-            node = getattr(args[0], "grad_fn", None)
-            if node is not None:
-                self._node_marks(node)[1].append(call)
-            return
-        nodes = {}
-        for value in (*args, *kwargs.values()):
-            for tensor in _tensors(value):
-                if tensor.grad_fn is not None:
-                    nodes[id(tensor.grad_fn)] = tensor.grad_fn
-        for node in nodes.values():
-            self._node_marks(node)[1].append(call)
+            record = self._events.record
 
-    def _node_marks(self, node: Any) -> tuple[list[_BackwardCall], list[_BackwardCall]]:
-        """The calls whose backward starts and ends at `node`, kept on the node itself with
-        one hook, so that every call marked there gets the same time (a module and its last
-        child start together; a call ends when the next one starts)."""
-        marks = node.metadata.get(_NODE_MARKS)
-        if marks is None:
-            marks = node.metadata[_NODE_MARKS] = ([], [])
-            node.register_prehook(functools.partial(self._node_reached, marks))
-        return marks
+            def reached(_grads: Any) -> None:
+                times.append(clock())
+                events.append(record())
+                if not pass_open[0]:
+                    pass_open[0] = True
+                    queue_callback(pass_finished)
 
-    def _node_reached(self, marks: tuple[list, list], _grads: Any) -> None:
-        if not self._attached:
-            return
-        now = perf_counter_ns()
-        event = self._events.record() if self._events is not None else None
-        starts, ends = marks
-        for call in ends:
-            if call.start is not None:
-                call.end, call.end_event = now, event
-        for call in starts:
-            if call.start is None:
-                call.start, call.start_event = now, event
-                self._backward_pending.append(call)
-        if starts and not self._backward_open:  # one callback per backward pass
-            self._backward_open = True
-            self._queue_callback(self._backward_finished)
+        return reached
 
     def _backward_finished(self) -> None:
-        """End of a backward pass: calls whose inputs needed no gradient end here."""
-        self._backward_open = False
-        now = perf_counter_ns()
-        end_event = self._events.record() if self._events is not None else None
-        for call in self._backward_pending:
-            if call.end is None:
-                call.end, call.end_event = now, end_event
-            self._bwd_calls.append(
-                (call.module_id, call.start, call.end, call.start_event, call.end_event)
-            )
-        self._backward_pending.clear()
+        """Queued on the engine: the end of a backward pass, where calls whose input needed no
+        gradient end."""
+        self._pass_open[0] = False
+        event = self._events.record() if self._events is not None else None
+        self._pass_ends.append((perf_counter_ns(), event))
+
+    @staticmethod
+    def _resolve_backward(marked: list[tuple], pass_ends: list[tuple]) -> list[tuple]:
+        """One step's backward calls `(module_id, t0, t1, start event, end event)`.
+
+        A call's backward starts at the first stamp of its output's node. It ends when the
+        engine, having finished it, moves on to nodes made before the call's forward began:
+        at the first later stamp of a call whose forward had returned before this one started
+        (the node that produced this call's input is usually one), else at the end of the
+        backward pass. The engine runs ready nodes latest-made first, so nothing made before
+        a call runs while the call's own nodes are ready. Calls whose backward did not run are
+        dropped.
+        """
+        starts = []  # (forward t0, forward t1, module id, first stamp, its event)
+        for module_id, t0, t1, stamps in marked:
+            first = None
+            for times, events in stamps:
+                if times and (first is None or times[0] < first[0]):
+                    first = (times[0], events[0] if events else None)
+            if first is not None:
+                starts.append((t0, t1, module_id, first))
+        by_return = sorted(starts, key=itemgetter(1))
+        # the stamps of calls that returned before the current call began, sorted by time
+        done_times: list[int] = []
+        done_events: list[Any] = []
+        pass_end_times = [t for t, _ in pass_ends]
+        calls = []
+        returned = 0
+        for t0, _, module_id, (start, start_event) in sorted(starts, key=itemgetter(0)):
+            while returned < len(by_return) and by_return[returned][1] <= t0:
+                stamp, event = by_return[returned][3]
+                at = bisect.bisect_right(done_times, stamp)
+                done_times.insert(at, stamp)
+                done_events.insert(at, event)
+                returned += 1
+            end = end_event = None
+            at = bisect.bisect_left(done_times, start)
+            if at < len(done_times):
+                end, end_event = done_times[at], done_events[at]
+            at = bisect.bisect_left(pass_end_times, start)
+            if at < len(pass_end_times) and (end is None or pass_end_times[at] < end):
+                end, end_event = pass_ends[at]
+            if end is None:
+                continue  # its pass never ended (it raised): nothing to trust
+            calls.append((module_id, start, end, start_event, end_event))
+        return calls
 
     # --- steps and records ----------------------------------------------------------------
 
@@ -506,12 +530,14 @@ class ModuleProfiler:
         return (step - self._first_step) % self.every_n_steps == 0
 
     def _on_step(self, new_step: int) -> None:
-        self._guarded(self._write_step, wait_gpu=False)
+        self._end_step()
+        if len(self._ended_steps) >= self.flush_every_steps:
+            self._guarded(self._write_ended, wait_gpu=False)
         self._step = new_step
         if not self._attached:
             return  # writing failed and the profiler turned itself off
         if self._is_profiled_step(new_step):
-            if not self._hooked or (self._structure_changed and not self._block_steps):
+            if not self._hooked or self._structure_changed:
                 self._sync_hooks()
         elif self._hooked:
             self._remove_hooks()
@@ -536,8 +562,9 @@ class ModuleProfiler:
                 self._remove_hooks()
                 atexit.unregister(self.detach)
 
-    def _write_step(self, wait_gpu: bool) -> None:
-        """Fold the step that just ended into the block; write the block when it is full."""
+    def _end_step(self) -> None:
+        """Set the step that just ended aside, as measured; it is summarized and written with
+        the next ones (in one go, while the code is warm: far cheaper than once per step)."""
         if self._stack:
             warnings.warn(
                 f"ModuleProfiler: {len(self._stack)} module call(s) still open at the end of "
@@ -546,34 +573,45 @@ class ModuleProfiler:
                 stacklevel=3,
             )
             self._stack.clear()
-        self._backward_pending.clear()  # a backward that raised never ran its callback
-        self._backward_open = False
-        fwd, bwd = self._fwd_calls[:], self._bwd_calls[:]
-        self._fwd_calls.clear()
-        self._bwd_calls.clear()
-        if fwd or bwd:
+        if self._fwd_calls or self._bwd_marked:
+            self._ended_steps.append(
+                (self._step, self._fwd_calls[:], self._bwd_marked[:], self._pass_ends)
+            )
+            self._fwd_calls.clear()
+            self._bwd_marked.clear()
+        self._pass_ends = []
+        self._pass_open[0] = False  # a backward that raised never ran its callback
+
+    def _write_ended(self, wait_gpu: bool) -> None:
+        """Summarize the steps set aside into blocks; write the full blocks (and, when
+        `wait_gpu`, the last one too) and the device times that are ready."""
+        for step, fwd, marked, pass_ends in self._ended_steps:
+            bwd = self._resolve_backward(marked, pass_ends)
+            if not fwd and not bwd:
+                continue
             if self._block_first is None:
-                self._block_first = self._step
-            self._block_last = self._step
+                self._block_first = step
+            self._block_last = step
             self._block_steps += 1
             for phase, calls in (("fwd", fwd), ("bwd", bwd)):
                 counted = summarize_calls(calls, self._block[phase])
                 if self._events is not None:
                     self._block_gpu[phase].extend((c[0], c[3], c[4]) for c in counted)
-        if self._block_steps >= self.aggregate_steps or (wait_gpu and self._block_steps):
+            if self._block_steps >= self.aggregate_steps:
+                self._write_block()
+        self._ended_steps.clear()
+        if wait_gpu and self._block_steps:
             self._write_block()
         if self._pending_gpu:
             self._write_gpu_times(wait_gpu)
         self._file.flush()
 
     def _write_block(self) -> None:
-        lists = {
-            phase: [
-                [module_id, s.calls, s.total_ns, s.self_ns, _spaced(s.samples, SAMPLES_PER_BLOCK)]
-                for module_id, s in sorted(self._block[phase].items())
-            ]
-            for phase in PHASES
-        }
+        lists = {phase: list(self._block[phase].values()) for phase in PHASES}
+        for entries in lists.values():
+            for entry in entries:
+                if len(entry[4]) > SAMPLES_PER_BLOCK:
+                    entry[4] = _spaced(entry[4], SAMPLES_PER_BLOCK)
         first, last = self._block_first, self._block_last
         record = {"k": "calls", "step": first, "last_step": last, **lists}
         self._file.append(json.dumps(record, separators=(",", ":")) + "\n")

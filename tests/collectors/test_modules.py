@@ -96,8 +96,9 @@ def test_residual_model_forward_and_backward_nest_and_add_up(tmp_path):
     torch.manual_seed(0)
     model = ResidualNet()
     timer = MyTimer(tmp_path, gpu=False)
-    with ModuleProfiler(model, timer, gpu=False):
+    with ModuleProfiler(model, timer, gpu=False, flush_every_steps=3):
         train(model, timer, steps=4)
+        assert [r["step"] for r in parsed(tmp_path)[1]] == [0, 1, 2]  # written 3 at a time
     timer.close()
     modules, calls = parsed(tmp_path)
     paths = {m["path"] for m in modules.values()}
@@ -323,9 +324,11 @@ def test_device_times_arrive_as_late_records(tmp_path):
     device = OutOfOrderEvents()
     model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 1))
     timer = MyTimer(tmp_path, gpu=False)
-    profiler = ModuleProfiler(model, timer, gpu=device).attach()
+    profiler = ModuleProfiler(model, timer, gpu=device, flush_every_steps=1).attach()
     train(model, timer, steps=2)
-    assert not [r for r in module_file_records(tmp_path) if r["k"] == "mgpu"]
+    written = module_file_records(tmp_path)
+    assert [r["step"] for r in written if r["k"] == "calls"] == [0, 1]  # one step at a time
+    assert not [r for r in written if r["k"] == "mgpu"]
     for event in device.events:
         event.done = True
     train(model, timer, steps=1)
@@ -373,7 +376,7 @@ def test_unwritable_run_turns_the_profiler_off_not_the_training(tmp_path, monkey
     model = ResidualNet(blocks=1)
     before = hook_state(model)
     timer = MyTimer(tmp_path, gpu=False)
-    profiler = ModuleProfiler(model, timer, gpu=False).attach()
+    profiler = ModuleProfiler(model, timer, gpu=False, flush_every_steps=1).attach()
     train(model, timer, steps=1)
 
     def disk_full() -> None:
