@@ -326,9 +326,10 @@ class ModuleProfiler:
         for key in gone:
             for handle in self._profiled.pop(key).handles:
                 handle.remove()
+        ids_by_path = {p.path: p.module_id for p in self._profiled.values()}
         new = [(m, path) for key, (m, path) in selected.items() if key not in self._profiled]
-        for module, path in sorted(new, key=lambda item: item[1]):  # parents before children
-            module_id = self._declare(module, path)
+        for module, path in new:  # named_modules() order: parents first, children in order
+            module_id = ids_by_path[path] = self._declare(module, path, ids_by_path)
             self._profiled[id(module)] = _Profiled(module, module_id, path, [])
         for profiled in self._profiled.values():
             if not profiled.handles:
@@ -336,12 +337,11 @@ class ModuleProfiler:
         self._hooked = True
         self._structure_changed = False
 
-    def _declare(self, module: Any, path: str) -> int:
+    def _declare(self, module: Any, path: str, ids_by_path: dict[str, int]) -> int:
         key = (id(module), path)
         module_id = self._declared.get(key)
         if module_id is None:
             module_id = self._declared[key] = len(self._declared) + 1
-            ids_by_path = {p.path: p.module_id for p in self._profiled.values()}
             parent, parent_path = 0, path
             while parent_path and not parent:
                 parent_path = parent_path.rpartition(".")[0]
