@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ..ingest.kineto import Kind, TraceTables
+from ..ingest.modules import ModuleRecords, frame
 from .nesting import group_start_longest_first, nesting_parents
 from .spans import percent
 
@@ -31,14 +32,6 @@ LIGHTNING_MODULE = "[pl][module]"
 NO_STEP = -1  # a trace's module call outside every known step
 
 EVENT_COLUMNS = ["path", "name", "type", "start", "dur", "self_ns", "class_names"]
-RECORD_COLUMNS = {
-    "modules": ["rank", "writer", "id", "path", "type", "parent", "params"],
-    "blocks": ["rank", "writer", "step", "last_step"],
-    "calls": ["rank", "writer", "step", "last_step", "phase", "id", "calls", "total_ns", "self_ns"],
-    "samples": ["rank", "writer", "phase", "id", "ns"],
-    "gpu": ["rank", "writer", "step", "last_step", "phase", "id", "gpu_ns"],
-    "shapes": ["rank", "writer", "id", "inputs", "output"],
-}  # fmt: skip
 DATA_COLUMNS = {
     "tree": ["path", "name", "type", "parent", "depth", "params"],
     "calls": ["rank", "step", "last_step", "phase", "node", "calls", "total_ns", "self_ns"],
@@ -47,33 +40,6 @@ DATA_COLUMNS = {
     "blocks": ["rank", "step", "last_step"],
     "step_ns": ["rank", "step", "ns"],
 }  # fmt: skip
-
-
-_OBJECT_COLUMNS = {"path", "name", "type", "parent", "inputs", "output", "class_names"}
-
-
-def frame(rows: list[tuple], columns: list[str]) -> pd.DataFrame:
-    """A table of `rows` with the same dtypes whether it has rows or not (int64, else object
-    for text and recorded JSON), so tables of successive reads concatenate alike."""
-    dtypes = {c: object if c in _OBJECT_COLUMNS else np.int64 for c in columns}
-    return pd.DataFrame(rows, columns=columns).astype(dtypes)
-
-
-@dataclass
-class ModuleRecords:
-    """A run's ModuleProfiler records as read (docs/FORMAT.md). Module ids are unique per
-    writer file only: every table carries the `writer` it came from."""
-
-    modules: pd.DataFrame  # declarations, in declaration order
-    blocks: pd.DataFrame  # one per `calls` record: the steps it covers
-    calls: pd.DataFrame  # one per module and phase of a `calls` record (phase 0/1)
-    samples: pd.DataFrame  # per-call durations of those entries
-    gpu: pd.DataFrame  # `mgpu` entries
-    shapes: pd.DataFrame  # `shapes` records (inputs, output as recorded)
-
-    @classmethod
-    def empty(cls) -> ModuleRecords:
-        return cls(**{name: frame([], cols) for name, cols in RECORD_COLUMNS.items()})
 
 
 @dataclass

@@ -79,7 +79,7 @@ def _step_frame(steps: list[StepRecord]) -> pd.DataFrame:
     })  # fmt: skip
 
 
-def _only_appended(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
+def only_appended(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
     """Same file, and it grew (or did not change at all): an append-only writer's doing."""
     same_file = before[:2] == now[:2]
     return same_file and (now[3] > before[3] or now[2:] == before[2:])
@@ -95,7 +95,7 @@ def read_timer_file(
     lines appended since (live training) and extend them."""
     st = os.stat(path)
     file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
-    if previous is not None and not _only_appended(previous.file_id, file_id):
+    if previous is not None and not only_appended(previous.file_id, file_id):
         previous = None  # replaced, truncated or rewritten: start over
     offset = previous.bytes_read if previous is not None else 0
     lines = read_json_lines(path, SCHEMA, _DECODER, _KINDS, max_bytes, on_progress, offset)

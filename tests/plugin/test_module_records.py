@@ -13,6 +13,7 @@ import pytest
 from tb_perf_plugin import run_tables
 from tb_perf_plugin.analysis.modules import module_step_series, module_view
 from tb_perf_plugin.discovery import discover_runs
+from tb_perf_plugin.ingest.modules import read_modules_file
 from tests.helpers import timer_records
 from tests.plugin.module_fixtures import (
     HEADER,
@@ -146,11 +147,11 @@ def test_per_step_times_spread_aggregated_blocks(module_logdir):
 
 def test_appended_lines_are_read_from_where_the_last_read_ended(tmp_path):
     path = write_rank(tmp_path / RUN, 0, RANK0_STEPS, RANK0[:5])
-    first = run_tables.read_modules_file(str(path), 1 << 30)
+    first = read_modules_file(str(path), 1 << 30)
     with open(path, "a") as handle:
         handle.write(lines(RANK0[5:]))
-    tailed = run_tables.read_modules_file(str(path), 1 << 30, previous=first)
-    fresh = run_tables.read_modules_file(str(path), 1 << 30)
+    tailed = read_modules_file(str(path), 1 << 30, previous=first)
+    fresh = read_modules_file(str(path), 1 << 30)
     assert tailed.bytes_read == fresh.bytes_read > first.bytes_read
     assert tailed.problems == fresh.problems == ["1 module entries with an undeclared id skipped"]
     for name, table in fresh.tables.items():
