@@ -120,5 +120,8 @@ def test_sample_run_with_module_profiler(page, tensorboard_server):
     total = encoder.locator('td[data-column="total_ns"]')
     (row,) = (r for r in answer["rows"] if r["path"] == "encoder")
     expect(total).to_have_attribute("data-value", str(row["total"]["total_ns"]))
+    # the never-called ModuleList "encoder.layers" spans its children: the icicle goes on below
+    for path in ("encoder.layers", "encoder.layers.1", "encoder.layers.1.self_attn"):
+        expect(plugin.locator(f'[data-testid=icicle-cell][data-path="{path}"]')).to_have_count(1)
     plugin.locator('[data-testid=icicle-cell][data-path="encoder"]').click()
     expect(plugin.get_by_test_id("module-step-chart").locator("[data-series]")).to_have_count(1)

@@ -51,9 +51,11 @@ export interface IcicleCell {
 
 /**
  * Each module is a cell as wide as its share of the time, under its parent; children share the
- * parent's width by their own values (the gap left is the parent's self time). Where children
- * add up to more than their parent (a shared submodule counted under its first path), they are
- * scaled to fit. Cells narrower than `minWidth` are left out with their subtrees.
+ * parent's width by their own values (the gap left is the parent's self time). A module never
+ * called itself (a container such as `nn.ModuleList`) is as wide as its children, so the tree
+ * goes on below it. Where children add up to more than their parent (a shared submodule counted
+ * under its first path), they are scaled to fit. Cells narrower than `minWidth` are left out
+ * with their subtrees.
  */
 export function icicleLayout(
   tree: ModuleTree,
@@ -62,7 +64,16 @@ export function icicleLayout(
   minWidth = 0.5,
 ): IcicleCell[] {
   const cells: IcicleCell[] = [];
-  const size = (row: ModuleRow): number => Math.max(0, value(row));
+  const sizes = new Map<string, number>();
+  const size = (row: ModuleRow): number => {
+    let known = sizes.get(row.path);
+    if (known === undefined) {
+      known = Math.max(0, value(row));
+      if (known === 0) known = sum(tree.children.get(row.path) ?? []);
+      sizes.set(row.path, known);
+    }
+    return known;
+  };
   const sum = (rows: readonly ModuleRow[]): number => rows.reduce((s, r) => s + size(r), 0);
   const place = (
     rows: readonly ModuleRow[],
