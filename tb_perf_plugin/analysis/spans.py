@@ -20,24 +20,32 @@ SPAN_TABLE_COLUMNS = [
 
 
 def self_times(spans: pd.DataFrame) -> np.ndarray:
-    """Each span's duration minus the durations of its direct children.
+    """Each span's duration minus the time its direct children cover.
 
-    Span ids are unique per writer process, so children are matched on (writer, parent id).
+    Children usually follow one another; spans added whole (`MyTimer.add_span`, the Lightning
+    adapter) may overlap a sibling, and the overlap is counted once. Span ids are unique per
+    writer process, so children are matched on (writer, parent id).
     """
     durations = (spans["t1"] - spans["t0"]).to_numpy(np.int64)
-    children = (
-        pd.DataFrame(
-            {
-                "writer": spans["writer"].to_numpy(),
-                "id": spans["parent"].to_numpy(),
-                "child_ns": durations,
-            }
-        )
-        .groupby(["writer", "id"], sort=False)["child_ns"]
-        .sum()
-    )
+    children = pd.DataFrame(
+        {
+            "writer": spans["writer"].to_numpy(),
+            "id": spans["parent"].to_numpy(),
+            "t0": spans["t0"].to_numpy(np.int64),
+            "t1": spans["t1"].to_numpy(np.int64),
+        }
+    ).sort_values(["writer", "id", "t0"], kind="stable")
+    group = children.groupby(["writer", "id"], sort=False)
+    # the latest end among the earlier siblings (int64 throughout: ns since the epoch do not
+    # fit a float): a child covers only what they did not
+    latest_end = group["t1"].cummax().to_numpy(np.int64)
+    covered_until = np.roll(latest_end, 1)
+    covered_until[group.cumcount().to_numpy() == 0] = np.iinfo(np.int64).min
+    from_ns = np.maximum(children["t0"].to_numpy(np.int64), covered_until)
+    children["child_ns"] = np.maximum(children["t1"].to_numpy(np.int64) - from_ns, 0)
+    child_sums = children.groupby(["writer", "id"], sort=False)["child_ns"].sum()
     keys = pd.MultiIndex.from_arrays([spans["writer"].to_numpy(), spans["id"].to_numpy()])
-    child_ns = children.reindex(keys, fill_value=0).to_numpy(np.int64)
+    child_ns = child_sums.reindex(keys, fill_value=0).to_numpy(np.int64)
     return durations - child_ns
 
 
