@@ -392,3 +392,27 @@ def test_unwritable_run_turns_the_profiler_off_not_the_training(tmp_path, monkey
     monkeypatch.undo()
     timer.close()
     assert counts["step"] == 3  # the timer kept going
+
+
+def test_gradient_accumulation_times_each_backward_pass(tmp_path):
+    torch.manual_seed(0)
+    model = ResidualNet(blocks=2)
+    timer = MyTimer(tmp_path, gpu=False)
+    with ModuleProfiler(model, timer, gpu=False):
+        for _ in range(2):
+            for _ in range(3):  # micro-batches: forward and backward three times per step
+                with timer.range("forward"):
+                    loss = model(torch.randn(4, 8)).square().mean()
+                with timer.range("backward"):
+                    loss.backward()
+            timer.step()
+    timer.close()
+    modules, calls = parsed(tmp_path)
+    spans = [r for r in timer_records(tmp_path) if r["k"] == "span"]
+    for record in calls:
+        backward_ns = sum(s["t1"] - s["t0"] for s in spans
+                          if s["step"] == record["step"] and s["name"] == "backward")  # fmt: skip
+        bwd = by_path(modules, record["bwd"])
+        assert bwd[""][1] == 3 and bwd["blocks.1.ff"][1] == 3 and bwd["shared"][1] == 6
+        assert bwd[""][2] <= backward_ns  # each call ends within its own pass
+        assert bwd["blocks.1.ff"][2] <= bwd["blocks.1"][2] <= bwd[""][2]
