@@ -22,7 +22,13 @@ import pandas as pd
 
 from .analysis.breakdown import CATEGORIES
 from .analysis.kernels import aggregate_kernels, bucket_means
-from .analysis.modules import PHASES, TOTAL, ModuleData, module_step_series
+from .analysis.modules import (
+    PHASES,
+    TOTAL,
+    ModuleData,
+    module_step_series,
+    profiler_settings,
+)
 from .analysis.operators import aggregate_operators
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
@@ -350,6 +356,12 @@ class RunService:
         if isinstance(data, Progress):
             return data
         view = data.view(selected)
+        settings = [
+            (w.rank, w.meta.modules)
+            for w in run.writers
+            if w.meta is not None and w.meta.modules is not None
+            if selected is None or w.rank == selected
+        ]
         return {
             "run": run.name,
             "rank": selected,
@@ -357,6 +369,7 @@ class RunService:
             "class_names": data.class_names,
             "phases": _phases(data),
             "device": view["device"],
+            "settings": profiler_settings(settings) if data.source == "collector" else [],
             "steps": view["steps"],
             "total_rows": len(view["rows"]),
             "rows": view["rows"][:MAX_MODULE_ROWS],

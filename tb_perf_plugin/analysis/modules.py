@@ -17,10 +17,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import numpy as np
 import pandas as pd
 
 from ..ingest.kineto import Kind, TraceTables
+from ..ingest.meta import ModuleSettings
 from ..ingest.modules import ModuleRecords, frame
 from .nesting import group_start_longest_first, nesting_parents
 from .spans import percent
@@ -31,6 +33,11 @@ TORCH_MODULE = "nn.Module: "
 LIGHTNING_MODULE = "[pl][module]"
 NO_STEP = -1  # a trace's module call outside every known step
 
+# ModuleProfiler options a reader of its numbers needs (docs/HTTP_API.md, `settings`)
+READER_SETTINGS = (
+    "backward", "every_n_steps", "aggregate_steps", "gpu", "compiled", "max_depth", "include",
+    "exclude",
+)  # fmt: skip
 EVENT_COLUMNS = ["path", "name", "type", "start", "dur", "self_ns", "class_names"]
 DATA_COLUMNS = {
     "tree": ["path", "name", "type", "parent", "depth", "params"],
@@ -171,6 +178,20 @@ def _step_ns(steps: pd.DataFrame) -> pd.DataFrame:
         "step": steps["step"].to_numpy(np.int64),
         "ns": (steps["t1"] - steps["t0"]).to_numpy(np.int64),
     })  # fmt: skip
+
+
+def profiler_settings(settings: list[tuple[int, ModuleSettings]]) -> list[dict[str, Any]]:
+    """How ModuleProfiler ran, given (rank, its settings) per writer: one entry per distinct
+    setting with the ranks that ran so, by first rank. The numbers alone do not say that
+    backward was left out, steps were sampled or aggregated, why device times are missing, or
+    what a compiled model hides."""
+    groups: dict[bytes, dict[str, Any]] = {}
+    for rank, setting in sorted(settings, key=lambda pair: pair[0]):
+        shown = {name: getattr(setting, name) for name in READER_SETTINGS}
+        group = groups.setdefault(msgspec.json.encode(shown), {"ranks": [], **shown})
+        if rank not in group["ranks"]:
+            group["ranks"].append(rank)
+    return list(groups.values())
 
 
 # --- traces --------------------------------------------------------------------------------------

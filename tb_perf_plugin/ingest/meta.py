@@ -14,8 +14,25 @@ SCHEMA = "tb_perf.meta"
 MAX_META_BYTES = 1 << 20
 
 
+class ModuleSettings(msgspec.Struct):
+    """How collectors.ModuleProfiler ran on the rank (docs/FORMAT.md, `modules` metadata): the
+    Modules tab says what its numbers leave out. Defaults are the profiler's own, so an older
+    or partial file reads as an ordinary run."""
+
+    modules: int | None = None
+    max_depth: int | None = None
+    include: list[str] = []
+    exclude: list[str] = []
+    every_n_steps: int = 1
+    aggregate_steps: int = 1
+    flush_every_steps: int = 10
+    backward: bool = True
+    gpu: str | None = None
+    compiled: str | None = None
+
+
 class RankMeta(msgspec.Struct):
-    """The fields the plugin uses; the file may hold more (they are kept in `extra`)."""
+    """The fields the plugin uses; the file may hold more (they are ignored)."""
 
     rank: int
     world_size: int
@@ -25,6 +42,7 @@ class RankMeta(msgspec.Struct):
     closed_unix_ns: int | None = None
     clock_sync: dict[str, Any] | None = None
     dataloader: dict[str, Any] | None = None  # collectors.timed_loader's loader settings
+    modules: ModuleSettings | None = None  # absent unless ModuleProfiler ran
 
 
 def read_meta(path: str) -> RankMeta:

@@ -50,6 +50,23 @@ RANK1 = [
 ]  # fmt: skip
 RANK1_STEPS = [2000]
 
+# The `modules` metadata of each rank (docs/FORMAT.md): rank 0 ran with the blocks of 3 steps
+# and a CUDA backend its records show; rank 1 forward only, without a GPU, on a compiled model.
+COMPILED_NOTE = (
+    "the model is torch.compile'd: modules inside it run as compiled graphs that hooks would "
+    "break, so only the whole model is timed; profile the eager model (or compile submodules) "
+    "to see per-module times"
+)
+RANK0_SETTINGS = {
+    "modules": 4, "max_depth": 2, "include": [], "exclude": ["encoder.1*"], "every_n_steps": 1,
+    "aggregate_steps": 3, "flush_every_steps": 10, "backward": True, "gpu": "cuda",
+    "compiled": None,
+}  # fmt: skip
+RANK1_SETTINGS = {
+    **RANK0_SETTINGS, "max_depth": None, "exclude": [], "aggregate_steps": 1, "backward": False,
+    "gpu": "off (torch.cuda.is_available() is False)", "compiled": COMPILED_NOTE,
+}  # fmt: skip
+
 
 def lines(records: list) -> str:
     return "".join(json.dumps(r) + "\n" for r in records)
@@ -62,15 +79,19 @@ def write_rank(
     records: list,
     extra: str = "",
     header: dict = HEADER,
+    settings: dict | None = None,
 ) -> Path:
     """meta, timer (step records only) and modules files of one rank; returns the modules file.
-    `extra` is appended verbatim (malformed or partial lines)."""
+    `extra` is appended verbatim (malformed or partial lines); `settings` is the metadata's
+    `modules` key (absent without)."""
     plugin = run_dir / "plugins" / "tb_perf"
     plugin.mkdir(parents=True, exist_ok=True)
     prefix = plugin / f"rank{rank}.node{rank}.{100 + rank}"
     meta = {"schema": "tb_perf.meta", "version": 1, "rank": rank, "world_size": 2,
             "host": f"node{rank}", "pid": 100 + rank, "started_unix_ns": T0,
             "closed_unix_ns": T0 + 10**9}  # fmt: skip
+    if settings is not None:
+        meta["modules"] = settings
     Path(f"{prefix}.meta.json").write_text(json.dumps(meta))
     steps, t = [], T0
     for step, ns in enumerate(step_ns):
@@ -85,6 +106,8 @@ def write_rank(
 
 
 def write_module_run(run_dir: Path) -> None:
-    """Rank 0 with a malformed line and a partial last line, rank 1 plain."""
-    write_rank(run_dir, 0, RANK0_STEPS, RANK0, RANK0_MALFORMED + "\n" + RANK0_PARTIAL)
-    write_rank(run_dir, 1, RANK1_STEPS, RANK1)
+    """Rank 0 with a malformed line and a partial last line, rank 1 plain; both with their
+    ModuleProfiler settings in the metadata."""
+    extra = RANK0_MALFORMED + "\n" + RANK0_PARTIAL
+    write_rank(run_dir, 0, RANK0_STEPS, RANK0, extra, settings=RANK0_SETTINGS)
+    write_rank(run_dir, 1, RANK1_STEPS, RANK1, settings=RANK1_SETTINGS)

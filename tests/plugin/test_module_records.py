@@ -16,9 +16,14 @@ from tb_perf_plugin.discovery import discover_runs
 from tb_perf_plugin.ingest.modules import read_modules_file
 from tests.helpers import timer_records
 from tests.plugin.module_fixtures import (
+    COMPILED_NOTE,
     HEADER,
     RANK0,
+    RANK0_SETTINGS,
     RANK0_STEPS,
+    RANK1,
+    RANK1_SETTINGS,
+    RANK1_STEPS,
     lines,
     module,
     write_module_run,
@@ -183,6 +188,37 @@ def test_modules_route(module_logdir, make_client):
     assert "modules" in client.json("runs")[0]["sources"]
 
 
+def test_modules_route_says_how_the_profiler_ran(module_logdir, make_client):
+    """Each rank's ModuleProfiler metadata, the options a reader needs, once per setting."""
+    client = make_client(module_logdir)
+    reader = ("backward", "every_n_steps", "aggregate_steps", "gpu", "compiled", "max_depth",
+              "include", "exclude")  # fmt: skip
+    rank0 = {"ranks": [0], **{name: RANK0_SETTINGS[name] for name in reader}}
+    rank1 = {"ranks": [1], **{name: RANK1_SETTINGS[name] for name in reader}}
+    assert rank1["compiled"] == COMPILED_NOTE and rank1["gpu"].startswith("off (")
+    assert client.json("modules", run=RUN)["settings"] == [rank0, rank1]
+    assert client.json("modules", run=RUN, rank="1")["settings"] == [rank1]
+
+
+def test_ranks_with_the_same_settings_are_shown_once(tmp_path, make_client):
+    write_rank(tmp_path / RUN, 0, RANK0_STEPS, RANK0, settings=RANK1_SETTINGS)
+    write_rank(tmp_path / RUN, 1, RANK1_STEPS, RANK1, settings={**RANK1_SETTINGS, "modules": 9})
+    (settings,) = make_client(tmp_path).json("modules", run=RUN)["settings"]
+    assert settings["ranks"] == [0, 1] and settings["compiled"] == COMPILED_NOTE
+
+
+def test_settings_missing_or_partial_in_the_metadata(tmp_path, make_client):
+    """A rank without `modules` metadata is left out; missing options read as the profiler's
+    defaults and unknown ones are ignored."""
+    write_rank(tmp_path / RUN, 0, RANK0_STEPS, RANK0, settings={"gpu": "cuda", "newer": [1]})
+    write_rank(tmp_path / RUN, 1, RANK1_STEPS, RANK1)
+    answer = make_client(tmp_path).json("modules", run=RUN)
+    assert answer["settings"] == [
+        {"ranks": [0], "backward": True, "every_n_steps": 1, "aggregate_steps": 1, "gpu": "cuda",
+         "compiled": None, "max_depth": None, "include": [], "exclude": []},
+    ]  # fmt: skip
+
+
 def test_module_steps_route(module_logdir, make_client):
     client = make_client(module_logdir)
     answer = client.json("module_steps", run=RUN, rank="0", path="encoder.0", phase="forward")
@@ -307,6 +343,33 @@ def test_a_real_training_loop_profiled_with_module_profiler(tmp_path, make_clien
     assert only["host_ns"][0] == only["host_ns"][1]
     embed = client.json("module_steps", run="real", path="embed", phase="forward")
     assert embed["shapes"] == {"inputs": [[4, 8]], "output": [4, 16]}
+
+
+def test_a_compiled_model_profiled_for_real(tmp_path, make_client):
+    """torch.compile (eager backend, CPU) hides the model's insides from the hooks: the route
+    has the collector's note saying so, and the one row it can time."""
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    from torch import nn
+
+    from collectors import ModuleProfiler, MyTimer
+
+    model = torch.compile(nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1)),
+                          backend="eager")  # fmt: skip
+    x = torch.randn(4, 8)
+    timer = MyTimer(tmp_path / "compiled", gpu=False)
+    with ModuleProfiler(model, timer, gpu=False):
+        for _ in range(2):
+            with timer.range("train"):
+                model(x).sum().backward()
+            timer.step()
+    timer.close()
+
+    answer = make_client(tmp_path).json("modules", run="compiled")
+    (settings,) = answer["settings"]
+    assert settings["ranks"] == [0] and "torch.compile'd" in settings["compiled"]
+    assert (settings["gpu"], settings["backward"]) == ("off", True)
+    assert [(r["path"], r["type"]) for r in answer["rows"]] == [("", "Sequential")]
+    assert answer["rows"][0]["forward"]["calls"] == 2
 
 
 @pytest.mark.parametrize("scale", [1, 1 << 60], ids=["one sort", "lexsort"])
