@@ -1,6 +1,6 @@
 """The Modules tab in the real TensorBoard UI: the tree table and icicle over ModuleProfiler
 records, collapsing and expanding a module, the per-step chart of a clicked module, and the
-note on trace class names."""
+notes on how ModuleProfiler ran and on trace class names."""
 
 from __future__ import annotations
 
@@ -100,6 +100,24 @@ def test_module_tree_collapses_and_a_click_shows_time_per_step(page, tensorboard
 
 
 @pytest.mark.parametrize("tensorboard_server", [_module_logdir], ids=["modules"], indirect=True)
+def test_the_note_says_how_the_profiler_ran(page, tensorboard_server):
+    """Rank 1 profiled a torch.compile'd model without a GPU, forward only: the note says so,
+    the compiled-model sentence in bold; rank 0 alone has its own settings and no such note."""
+    plugin = open_modules(page, tensorboard_server, "net")
+    settings = plugin.get_by_test_id("module-settings")
+    expect(settings).to_contain_text("(rank 1): backward not profiled")
+    expect(settings).to_contain_text("no device times: GPU timing off (torch.cuda.is_available()")
+    compiled = plugin.get_by_test_id("module-compiled")
+    expect(compiled).to_be_visible()
+    expect(compiled).to_contain_text("The model is torch.compile'd")
+    plugin.get_by_test_id("rank-select").select_option("0")
+    expect(settings).to_have_text(
+        "ModuleProfiler: records aggregate 3 steps · modules to depth 2 · excluding encoder.1*."
+    )
+    expect(compiled).to_have_count(0)
+
+
+@pytest.mark.parametrize("tensorboard_server", [_module_logdir], ids=["modules"], indirect=True)
 def test_trace_class_names_are_flagged(page, tensorboard_server):
     plugin = open_modules(page, tensorboard_server, "stack")
     expect(plugin.get_by_test_id("module-class-names")).to_contain_text("class names")
@@ -115,6 +133,9 @@ def test_sample_run_with_module_profiler(page, tensorboard_server):
     plugin.get_by_test_id("rank-select").select_option("1")
     expect(plugin.get_by_test_id("module-note")).to_contain_text("rank 1:")
     expect(plugin.get_by_test_id("module-note")).not_to_contain_text("rank 0:")
+    expect(plugin.get_by_test_id("module-settings")).to_have_text(
+        "ModuleProfiler: no device times: GPU timing off (torch.cuda.is_available() is False)."
+    )
     expect(plugin.get_by_test_id("module-row")).to_have_count(answer["total_rows"])
     encoder = plugin.locator('[data-testid=module-row][data-name="encoder"]')
     total = encoder.locator('td[data-column="total_ns"]')

@@ -17,6 +17,7 @@ import type {
   ModulePhase,
   ModulePhaseStats,
   ModuleRow,
+  ModuleSettings,
   ModulesAnswer,
   ModuleStepsAnswer,
 } from "./types";
@@ -184,6 +185,43 @@ function sourceNote(answer: ModulesAnswer): HTMLElement {
   return h("p", { class: "muted", "data-testid": "module-note" }, ...children);
 }
 
+/** What the numbers leave out, in a few words: unprofiled backward, sampled or aggregated
+ * steps, why there are no device times, a narrowed selection. */
+function settingsPhrases(s: ModuleSettings): string[] {
+  const phrases: string[] = [];
+  if (!s.backward) phrases.push("backward not profiled");
+  if (s.every_n_steps > 1) phrases.push(`profiled one step in ${s.every_n_steps}`);
+  if (s.aggregate_steps > 1) phrases.push(`records aggregate ${s.aggregate_steps} steps`);
+  if (s.gpu?.startsWith("off")) phrases.push(`no device times: GPU timing ${s.gpu}`);
+  if (s.max_depth !== null) phrases.push(`modules to depth ${s.max_depth}`);
+  if (s.include.length > 0) phrases.push(`only ${s.include.join(", ")}`);
+  if (s.exclude.length > 0) phrases.push(`excluding ${s.exclude.join(", ")}`);
+  return phrases;
+}
+
+function sentence(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith(".") ? "" : ".");
+}
+
+/** How ModuleProfiler ran, once per group of ranks with the same settings (ranks named only
+ * when they differ); a compiled model's note stands out: it explains a one-row tree. */
+function settingsNote(settings: readonly ModuleSettings[]): HTMLElement | null {
+  const children: (HTMLElement | string)[] = [];
+  for (const s of settings) {
+    const phrases = settingsPhrases(s);
+    if (phrases.length === 0 && s.compiled === null) continue;
+    const ranks = s.ranks.length === 1 ? "rank" : "ranks";
+    const who = settings.length > 1 ? ` (${ranks} ${s.ranks.join(", ")})` : "";
+    const said = phrases.length > 0 ? `: ${phrases.join(" · ")}` : "";
+    children.push(`${children.length > 0 ? " " : ""}ModuleProfiler${who}${said}.`);
+    if (s.compiled !== null) {
+      children.push(h("strong", { "data-testid": "module-compiled" }, ` ${sentence(s.compiled)}`));
+    }
+  }
+  if (children.length === 0) return null;
+  return h("p", { class: "muted", "data-testid": "module-settings" }, ...children);
+}
+
 function warningsView(warnings: readonly string[]): HTMLElement | null {
   if (warnings.length === 0) return null;
   return h(
@@ -292,6 +330,8 @@ export const modulesDashboard: Dashboard = {
   async show({ run, rank, signal, onProgress }) {
     const answer = await fetchModules(run, rank, signal, onProgress);
     const panel = h("section", { class: "panel" }, h("h2", {}, "Modules"));
+    const settings = settingsNote(answer.settings);
+    if (settings) panel.append(settings);
     const root = h("div", { class: "overview", "data-testid": "modules" }, panel);
     const warnings = warningsView(answer.warnings);
     if (answer.rows.length === 0) {

@@ -129,6 +129,19 @@ export interface ModuleStepTime {
   step_time_ns: number | null;
 }
 
+/** How ModuleProfiler ran on `ranks` (docs/HTTP_API.md, `modules` route, `settings`). */
+export interface ModuleSettings {
+  ranks: number[];
+  backward: boolean;
+  every_n_steps: number;
+  aggregate_steps: number;
+  gpu: string | null;
+  compiled: string | null;
+  max_depth: number | null;
+  include: string[];
+  exclude: string[];
+}
+
 export interface ModulesAnswer {
   run: string;
   rank: number | null;
@@ -136,6 +149,7 @@ export interface ModulesAnswer {
   class_names: boolean;
   phases: ModulePhase[];
   device: boolean;
+  settings: ModuleSettings[];
   steps: ModuleStepTime[];
   total_rows: number;
   rows: ModuleRow[];
