@@ -81,11 +81,12 @@ def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return header, rows
 
 
-def _text_table(header: list[str], rows: list[list[str]]) -> str:
+def _text_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
+    """Aligned columns: the first `left` (names) to the left, numbers to the right."""
     widths = [max(len(c) for c in column) for column in zip(header, *rows, strict=False)]
     lines = [
         "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w)
+            c.ljust(w) if i < left else c.rjust(w)
             for i, (c, w) in enumerate(zip(cells, widths, strict=True))
         )
         for cells in [header, *rows]
@@ -93,13 +94,13 @@ def _text_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def _md_table(header: list[str], rows: list[list[str]]) -> str:
+def _md_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
     def escape(cell: str) -> str:
         return cell.replace("|", "\\|")
 
     lines = [
         "| " + " | ".join(escape(c) for c in header) + " |",
-        "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|",
+        "|" + "|".join(["---"] * left + ["---:"] * (len(header) - left)) + "|",
     ]
     lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
@@ -122,8 +123,66 @@ def _findings_text(findings: list[dict[str, Any]], fmt: str) -> str:
     return "\n".join(lines)
 
 
+def _top_modules(rows: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    """The `limit` modules with the most time (both phases) and the modules enclosing them, in
+    tree order (`rows` are the modules route's): a module's time holds its children's, so the
+    tree is cut where time gets small, and never-called containers (ModuleList) are kept."""
+    timed = [i for i, row in enumerate(rows) if row["total"] is not None]
+    timed.sort(key=lambda i: -rows[i]["total"]["total_ns"])
+    at = {row["path"]: i for i, row in enumerate(rows)}
+    keep: set[int] = set()
+    for i in timed[:limit]:
+        while i is not None and i not in keep:
+            keep.add(i)
+            i = at.get(rows[i]["parent"])
+    return [rows[i] for i in sorted(keep)]
+
+
+def _module_rows(
+    modules: dict[str, Any], limit: int, indent: str
+) -> tuple[list[str], list[list[str]]]:
+    phases = [p for p in ("forward", "backward") if p in modules["phases"]]
+    header = ["module", "type", "calls", *(f"{p} ms" for p in phases), "self ms", "% of step"]
+    rows = []
+    for row in _top_modules(modules["rows"], limit):
+        total = row["total"] or {}
+        pct = total.get("pct_of_step")
+        rows.append([
+            indent * row["depth"] + (row["path"] or "(model)"),
+            row["type"],
+            str(total["calls"]) if total else "-",
+            *(_ms(row[p] and row[p]["total_ns"]) for p in phases),
+            _ms(total.get("self_ns")),
+            "-" if pct is None else f"{pct:.1f}",
+        ])  # fmt: skip
+    return header, rows
+
+
+def _modules_text(modules: dict[str, Any], fmt: str, limit: int) -> str:
+    """The module tree, cut to the modules with the most time; the notes that change how to
+    read it (a compiled model timed whole, trace class names)."""
+    source = (
+        "ModuleProfiler records"
+        if modules["source"] == "collector"
+        else "torch.profiler traces, forward only"
+    )
+    called = sum(row["total"] is not None for row in modules["rows"])
+    heading = "## Modules" if fmt == "md" else "modules:"
+    notes = [f"note: {s['compiled']}" for s in modules["settings"] if s["compiled"]]
+    if modules["class_names"]:
+        notes.append("note: names are trace class names with a per-class counter, not paths")
+    if not called:
+        return "\n".join([heading, f"{source}: no module calls recorded", *notes])
+    shown = f"the {min(limit, called)} of {called} called modules with the most time"
+    header, rows = _module_rows(modules, limit, "\u00a0\u00a0" if fmt == "md" else "  ")
+    table = _md_table if fmt == "md" else _text_table
+    intro = f"{source}: {shown}, in tree order"
+    return "\n".join([heading, intro, *notes]) + "\n\n" + table(header, rows, left=2)
+
+
 def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
-    """The analyze report; `summary` is the summary route's answer plus "findings"."""
+    """The analyze report; `summary` is the summary route's answer plus "findings" and
+    "modules" (the modules route's answer, `None` for a run without module calls)."""
     if fmt == "json":
         return json.dumps(summary, indent=2)
     table = _md_table if fmt == "md" else _text_table
@@ -139,6 +198,8 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
         table(*_rank_rows(summary)),
         table(*_summary_rows(summary, limit)),
     ]
+    if summary["modules"] is not None:
+        parts.append(_modules_text(summary["modules"], fmt, limit))
     if summary["warnings"]:
         parts.append("warnings:\n" + "\n".join(f"- {w}" for w in summary["warnings"]))
     return "\n\n".join(parts)
@@ -149,6 +210,7 @@ def _analyze(args: argparse.Namespace) -> int:
     try:
         summary = service.summary(name, args.rank, wait_s=None)
         findings = service.findings(name, wait_s=None)["findings"]
+        modules = service.modules(name, args.rank, wait_s=None)
     finally:
         service.close()
     if summary["rank"] is not None:
@@ -156,6 +218,8 @@ def _analyze(args: argparse.Namespace) -> int:
     summary["findings"] = findings
     if summary["run"] == ".":
         summary["run"] = args.run if args.logdir is None else args.logdir
+    modules["run"] = summary["run"]
+    summary["modules"] = modules if modules["source"] is not None else None
     print(format_summary(summary, args.format, args.top))
     return EXIT_OK
 
@@ -248,14 +312,17 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     analyze = commands.add_parser(
         "analyze",
-        help="findings, step times per rank and the span table of one run",
+        help="findings, step times per rank, the span table and the module tree of one run",
         description="Print a run's findings (most severe first, with evidence and what to "
-        "change), its step-time statistics per rank and its span table.",
+        "change), its step-time statistics per rank, its span table and, when it has module "
+        "calls (ModuleProfiler or traces), the modules with the most time.",
     )
     _add_run_arguments(analyze)
     analyze.add_argument("--rank", help="only this rank (default: all ranks)")
     analyze.add_argument("--format", choices=["text", "json", "md"], default="text")
-    analyze.add_argument("--top", type=int, default=20, help="span rows to print (text, md)")
+    analyze.add_argument(
+        "--top", type=int, default=20, help="span and module rows to print (text, md)"
+    )
     analyze.set_defaults(handler=_analyze)
 
     export = commands.add_parser(

@@ -1,12 +1,20 @@
 import gzip
 import json
 import os
+import re
 from pathlib import Path
 
 from tb_perf_plugin.cli import main
 from tb_perf_plugin.ingest.kineto import read_trace
 from tests.conftest import write_training_run
 from tests.helpers import timer_file
+from tests.plugin.module_fixtures import (
+    COMPILED_NOTE,
+    RANK0,
+    RANK0_STEPS,
+    RANK1_SETTINGS,
+    write_rank,
+)
 
 
 def test_analyze_run_directory_as_json(training_logdir, capsys):
@@ -121,3 +129,74 @@ def test_analyze_reports_findings_first(capsys):
     text = capsys.readouterr().out
     assert text.index("findings:") < text.index("span")
     assert "[critical] data_loading: Rank 1" in text and "Rank 0 spends" not in text
+
+
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
+
+
+def _ms(stats: dict | None, field: str = "total_ns") -> str:
+    return f"{stats[field] / 1e6:.2f}" if stats else "-"
+
+
+def _module_table(text: str) -> list[list[str]]:
+    """The rows of the Modules section's table (text format), cells split on 2+ spaces, the
+    module cell with its indentation."""
+    table = text[text.index("\nmodules:\n") :].split("\n\n")[1]
+    return [re.split(r"(?<=\S)  +", line) for line in table.splitlines()[1:]]
+
+
+def test_analyze_prints_the_module_tree_of_the_modules_route(make_client, capsys):
+    """The 20 modules with the most time and the ModuleList enclosing some of them, as a tree,
+    with the route's numbers; json: the route's answer."""
+    route = make_client(SAMPLE_RUNS).json("modules", run="ddp_modules")
+    assert main(["analyze", str(SAMPLE_RUNS / "ddp_modules")]) == 0
+    text = capsys.readouterr().out
+    assert text.index("span") < text.index("modules:")
+    assert "ModuleProfiler records: the 20 of 22 called modules with the most time" in text
+    called = sorted((r for r in route["rows"] if r["total"]), key=lambda r: -r["total"]["total_ns"])
+    shown = {r["path"] for r in called[:20]} | {"encoder.layers"}  # a never-called container
+    expected = []
+    for row in route["rows"]:
+        if row["path"] not in shown:
+            continue
+        total = row["total"] or {}
+        expected.append(
+            [
+                "  " * row["depth"] + (row["path"] or "(model)"),
+                row["type"],
+                str(total.get("calls", "-")),
+                _ms(row["forward"]),
+                _ms(row["backward"]),
+                _ms(total, "self_ns"),
+                f"{total['pct_of_step']:.1f}" if total else "-",
+            ]
+        )
+    assert _module_table(text) == expected
+    assert expected[0][:3] == ["(model)", "Classifier", "60"]
+
+    assert main(["analyze", str(SAMPLE_RUNS / "ddp_modules"), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["modules"] == {**route, "run": str(SAMPLE_RUNS / "ddp_modules")}
+
+    by_name = ["analyze", "ddp_modules", "--logdir", str(SAMPLE_RUNS), "--format", "md"]
+    assert main([*by_name, "--rank", "1", "--top", "3"]) == 0
+    markdown = capsys.readouterr().out
+    rank1 = make_client(SAMPLE_RUNS).json("modules", run="ddp_modules", rank="1")
+    (encoder,) = (r for r in rank1["rows"] if r["path"] == "encoder")
+    assert "## Modules\nModuleProfiler records: the 3 of 22 called modules" in markdown
+    cells = f"{_ms(encoder['forward'])} | {_ms(encoder['backward'])}"
+    assert f"| \u00a0\u00a0encoder | TransformerEncoder | 30 | {cells} |" in markdown
+
+
+def test_analyze_without_module_calls_has_no_modules_section(training_logdir, capsys):
+    assert main(["analyze", "exp/a", "--logdir", str(training_logdir)]) == 0
+    assert "modules:" not in capsys.readouterr().out
+    assert main(["analyze", "exp/a", "--logdir", str(training_logdir), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["modules"] is None
+
+
+def test_analyze_notes_a_compiled_model(tmp_path, capsys):
+    """The compiled-model note of the metadata comes with the module table."""
+    write_rank(tmp_path / "net", 0, RANK0_STEPS, RANK0, settings=RANK1_SETTINGS)
+    assert main(["analyze", str(tmp_path / "net")]) == 0
+    assert f"note: {COMPILED_NOTE}\n" in capsys.readouterr().out
