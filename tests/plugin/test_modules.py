@@ -102,7 +102,8 @@ def test_a_trace_without_stacks_has_no_modules(tmp_path, make_client):
     answer = make_client(tmp_path).json("modules", run="plain")
     assert answer == {
         "run": "plain", "rank": None, "source": None, "class_names": False, "phases": [],
-        "device": False, "steps": [], "rows": [], "total_rows": 0, "warnings": [],
+        "device": False, "settings": [], "steps": [], "rows": [], "total_rows": 0,
+        "warnings": [],
     }  # fmt: skip
 
 
