@@ -57,8 +57,8 @@ def _shape(value: Any) -> Any:
     return None
 
 
-def _start_then_longest(call: tuple) -> tuple[int, int]:
-    return call[1], -call[2]
+def _completion_order(call: tuple) -> tuple[int, int]:
+    return call[2], -call[1]  # by end; of calls ending together, the inner (later start) first
 
 
 def summarize_calls(calls: list[tuple], stats: dict[int, list]) -> list[tuple]:
@@ -70,32 +70,31 @@ def summarize_calls(calls: list[tuple], stats: dict[int, list]) -> list[tuple]:
     same module counts in the outer one's total only, so recursion is not counted twice.
     Returns the calls counted in totals (for their device times).
     """
-    calls.sort(key=_start_then_longest)
-    outermost: list[tuple] = []
-    stack: list[list] = []  # [call, its end, time of the calls directly inside it]
-    open_ids: dict[int, int] = {}
-    for call in (*calls, None):
-        while stack and (call is None or call[1] >= stack[-1][1] or call[2] > stack[-1][1]):
-            done, _, inner = stack.pop()
-            module_id = done[0]
-            duration = done[2] - done[1]
-            entry = stats.get(module_id)
-            if entry is None:
-                entry = stats[module_id] = [module_id, 0, 0, 0, []]
-            entry[1] += 1
-            entry[3] += duration - inner if duration > inner else 0
-            entry[4].append(duration)
-            depth = open_ids[module_id] - 1
-            open_ids[module_id] = depth
-            if not depth:
-                entry[2] += duration
-                outermost.append(done)
-            if stack:
-                stack[-1][2] += duration
-        if call is not None:
-            stack.append([call, call[2], 0])
-            open_ids[call[0]] = open_ids.get(call[0], 0) + 1
-    return outermost
+    calls.sort(key=_completion_order)  # forward calls come in this order already: cheap
+    done: list[tuple[int, int]] = []  # (t0, duration) of calls whose caller has not ended
+    counted: dict[int, list[tuple]] = {}  # per module, the calls in its total, in order
+    for call in calls:
+        module_id, t0, t1 = call[0], call[1], call[2]
+        duration = t1 - t0
+        inner = 0
+        while done and done[-1][0] >= t0:  # ended before this one, began after: inside it
+            inner += done.pop()[1]
+        done.append((t0, duration))
+        entry = stats.get(module_id)
+        if entry is None:
+            entry = stats[module_id] = [module_id, 0, 0, 0, []]
+        entry[1] += 1
+        entry[3] += duration - inner if duration > inner else 0
+        entry[4].append(duration)
+        same = counted.get(module_id)
+        if same is None:
+            same = counted[module_id] = []
+        while same and same[-1][1] >= t0:  # a recursive call inside this one: not counted
+            nested = same.pop()
+            entry[2] -= nested[2] - nested[1]
+        same.append(call)
+        entry[2] += duration
+    return [call for same in counted.values() for call in same]
 
 
 class ModuleProfiler:
