@@ -64,3 +64,16 @@ def cuda_backend_if_available() -> tuple[EventBackend | None, str]:
         return CudaEventBackend(), "cuda"
     except RuntimeError as exc:
         return None, f"CUDA unusable: {exc}"
+
+
+def pick_event_backend(gpu: bool | EventBackend | None) -> tuple[EventBackend | None, str]:
+    """The backend a collector's `gpu=` argument asks for, and its status for the metadata:
+    None → CUDA when available; True → CUDA or an error; False → off; an object → itself."""
+    if gpu is False:
+        return None, "off"
+    if gpu is None or gpu is True:
+        backend, status = cuda_backend_if_available()
+        if backend is None and gpu is True:
+            raise RuntimeError(f"gpu=True but GPU timing is unavailable: {status}")
+        return backend, status if backend else f"off ({status})"
+    return gpu, getattr(gpu, "name", type(gpu).__name__)

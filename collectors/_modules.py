@@ -15,7 +15,7 @@ from operator import itemgetter
 from time import perf_counter_ns
 from typing import Any
 
-from ._gpu_events import EventBackend, cuda_backend_if_available
+from ._gpu_events import EventBackend, pick_event_backend
 from ._timer import MyTimer
 
 _FALSE_WORDS = {"0", "false", "no", "off"}
@@ -216,7 +216,7 @@ class ModuleProfiler:
         self._torch = torch
         self._grad_enabled = torch.is_grad_enabled
         self._queue_callback = torch.autograd.Variable._execution_engine.queue_callback
-        self._events, gpu_status = self._pick_event_backend(self._gpu_request)
+        self._events, gpu_status = pick_event_backend(self._gpu_request)
         self._file = self.timer.writer.record_file("modules")
         current = self.timer.current_step
         self._step = self._first_step = 0 if current is None else current
@@ -264,17 +264,6 @@ class ModuleProfiler:
 
     def __exit__(self, *exc_info: object) -> None:
         self.detach()
-
-    @staticmethod
-    def _pick_event_backend(gpu: bool | EventBackend | None) -> tuple[EventBackend | None, str]:
-        if gpu is False:
-            return None, "off"
-        if gpu is None or gpu is True:
-            backend, status = cuda_backend_if_available()
-            if backend is None and gpu is True:
-                raise RuntimeError(f"gpu=True but GPU timing is unavailable: {status}")
-            return backend, status if backend else f"off ({status})"
-        return gpu, getattr(gpu, "name", type(gpu).__name__)
 
     # --- which modules, and their hooks -------------------------------------------------------
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from time import perf_counter_ns
 from typing import Any, TypeVar
 
-from ._gpu_events import EventBackend, cuda_backend_if_available
+from ._gpu_events import EventBackend, pick_event_backend
 from ._mirror import Mirror, make_mirror
 from ._writer import RunWriter
 
@@ -129,7 +129,7 @@ class MyTimer:
         self._owns_writer = not isinstance(writer, RunWriter)
         self.writer = writer if isinstance(writer, RunWriter) else RunWriter(writer)
         self._file = self.writer.record_file("timer")
-        self._events, gpu_status = self._pick_event_backend(gpu)
+        self._events, gpu_status = pick_event_backend(gpu)
         self._mirrors = [make_mirror(spec) for spec in mirrors]
         self._to_unix = self.writer.clock.to_unix_ns
         self._step_callbacks: list[Callable[[int], None]] = []
@@ -154,17 +154,6 @@ class MyTimer:
             timer={"gpu": gpu_status, "mirrors": [type(m).__name__ for m in self._mirrors]}
         )
         atexit.register(self.close)
-
-    @staticmethod
-    def _pick_event_backend(gpu: bool | EventBackend | None) -> tuple[EventBackend | None, str]:
-        if gpu is False:
-            return None, "off"
-        if gpu is None or gpu is True:
-            backend, status = cuda_backend_if_available()
-            if backend is None and gpu is True:
-                raise RuntimeError(f"gpu=True but GPU timing is unavailable: {status}")
-            return backend, status if backend else f"off ({status})"
-        return gpu, getattr(gpu, "name", type(gpu).__name__)
 
     def _bind_span_methods(self) -> None:
         """Instance attributes shadow the general methods: the cheapest variant is bound."""
