@@ -250,14 +250,18 @@ class ModuleProfiler:
         is left exactly as before."""
         if not self._attached:
             return
+        self._release()
+        self._end_step()
+        self._guarded(self._write_ended, wait_gpu=True)
+
+    def _release(self) -> None:
+        """Take back everything attach() put in place."""
         self._attached = False
         self.timer.remove_step_callback(self._on_step)
         self._model_changed_handle.remove()
         self._remove_hooks()
         self._profiled.clear()
         atexit.unregister(self.detach)
-        self._end_step()
-        self._guarded(self._write_ended, wait_gpu=True)
 
     def __enter__(self) -> ModuleProfiler:
         return self.attach()
@@ -545,10 +549,7 @@ class ModuleProfiler:
                 stacklevel=3,
             )
             if self._attached:
-                self._attached = False
-                self.timer.remove_step_callback(self._on_step)
-                self._remove_hooks()
-                atexit.unregister(self.detach)
+                self._release()
 
     def _end_step(self) -> None:
         """Set the step that just ended aside, as measured; it is summarized and written with

@@ -386,6 +386,10 @@ def test_unwritable_run_turns_the_profiler_off_not_the_training(tmp_path, monkey
     with pytest.warns(RuntimeWarning, match="ModuleProfiler stopped.*No space left"):
         train(model, timer, steps=2)
     assert hook_state(model) == before
+    assert (
+        profiler._model_changed
+        not in torch.nn.modules.module._global_module_registration_hooks.values()
+    )
     counts = defaultdict(int)
     for record in timer_records(tmp_path):
         counts[record["k"]] += 1
