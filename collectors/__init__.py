@@ -6,6 +6,7 @@ Import cost is kept to the standard library: torch is imported only by the parts
 from ._clock import ClockSkew, sync_clocks
 from ._gpu_events import CudaEventBackend, EventBackend
 from ._loader import TimedLoader, timed_loader
+from ._memory import MemorySampler
 from ._mirror import Mirror, RecordFunctionMirror
 from ._modules import ModuleProfiler
 from ._profile import StepProfiler, TorchProfilerBackend, profile_steps
@@ -20,6 +21,7 @@ __all__ = [
     "ClockSkew",
     "CudaEventBackend",
     "EventBackend",
+    "MemorySampler",
     "Mirror",
     "ModuleProfiler",
     "MyTimer",
