@@ -12,6 +12,7 @@ from ._modules import ModuleProfiler
 from ._profile import StepProfiler, TorchProfilerBackend, profile_steps
 from ._rank import RankInfo, detect_rank
 from ._schedule import CaptureBackend, Phase, Policy, Schedule, WindowScheduler
+from ._snapshot import MemorySnapshotter
 from ._timer import MyTimer, TimerError
 from ._writer import FORMAT_VERSION, RunWriter
 
@@ -22,6 +23,7 @@ __all__ = [
     "CudaEventBackend",
     "EventBackend",
     "MemorySampler",
+    "MemorySnapshotter",
     "Mirror",
     "ModuleProfiler",
     "MyTimer",
