@@ -41,6 +41,7 @@ class Run:
     tfevents: list[str] = field(default_factory=list)
     writers: list[WriterFiles] = field(default_factory=list)
     traces: list[str] = field(default_factory=list)
+    snapshots: list[str] = field(default_factory=list)  # memory snapshot pickles, never loaded here
     updated_ns: int = 0
 
     @property
@@ -53,6 +54,16 @@ class Run:
             if not os.path.basename(path).startswith(prefixes):
                 ranks.add(self.rank_from_trace_name(path))
         return sorted(ranks)
+
+    def snapshot_rank(self, path: str) -> int | None:
+        """A snapshot's rank: its writer's (`<prefix>.snapshot.<region>.<n>.pickle`), else a
+        `rank<N>` / `worker<N>` in its name, else unknown."""
+        base = os.path.basename(path)
+        for writer in self.writers:
+            if base.startswith(writer.prefix + "."):
+                return writer.rank
+        match = _WORKER_RANK.search(base)
+        return int(match.group(1)) if match else None
 
     def rank_from_trace_name(self, path: str) -> int:
         """`rank3.<ts>.pt.trace.json` or `worker_3...` is rank 3; other worker names are
@@ -71,6 +82,7 @@ class Run:
             (["tfevents"] if self.tfevents else [])
             + sorted(kinds)
             + (["trace"] if self.traces else [])
+            + (["snapshot"] if self.snapshots else [])
         )
 
     def status(self, now_ns: int, rank: int | None = None) -> str:
@@ -100,12 +112,21 @@ def _is_trace(name: str) -> bool:
     return name.endswith(_TRACE_SUFFIXES)
 
 
+def _within(path: str, real_root: str) -> bool:
+    return os.path.commonpath([os.path.realpath(path), real_root]) == real_root
+
+
+def is_snapshot_name(name: str) -> bool:
+    return name.endswith((".pickle", ".pkl"))
+
+
 def discover_runs(logdir: str) -> dict[str, Run]:
     """Every run under `logdir` by name. Symlinked directories are not followed."""
     root = os.path.abspath(logdir)
     runs: dict[str, Run] = {}
     if not os.path.isdir(root):
         return runs
+    real_root = os.path.realpath(root)
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         rel = os.path.relpath(dirpath, root)
@@ -121,6 +142,14 @@ def discover_runs(logdir: str) -> dict[str, Run]:
         if traces:
             owner = _enclosing_run(runs, name) or runs.setdefault(name, Run(name, dirpath))
             owner.traces.extend(traces)
+        snapshots = [
+            path
+            for path in sorted(os.path.join(dirpath, f) for f in filenames if is_snapshot_name(f))
+            if _within(path, real_root)  # a link to a file elsewhere is not the logdir's
+        ]
+        owner = _enclosing_run(runs, name) if snapshots else None
+        if owner is not None:  # snapshots alone do not make a run
+            owner.snapshots.extend(snapshots)
     for run in runs.values():
         files = run.tfevents + run.traces + [p for w in run.writers for p in w.files.values()]
         run.updated_ns = max((_size_mtime(p)[1] for p in files), default=0)

@@ -75,6 +75,8 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/kernels": self._serve_kernels,
             "/modules": self._serve_modules,
             "/module_steps": self._serve_module_steps,
+            "/memory": self._serve_memory,
+            "/gpu": self._serve_gpu,
             "/timeline/meta": self._serve_timeline_meta,
             "/timeline/tiles": self._serve_timeline_tiles,
             "/timeline/event": self._serve_timeline_event,
@@ -133,6 +135,18 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             args.get("run"), args.get("rank"), args.get("path"), args.get("phase")
         )
         return _respond(request, body)
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_memory(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        return _respond(request, self._service.memory(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_gpu(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        return _respond(request, self._service.gpu(args.get("run"), args.get("rank")))
 
     @wrappers.Request.application
     @_json_route

@@ -17,7 +17,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .align import Alignment, Method, RankClockEvidence, align_ranks, is_point_to_point
+from .align import (
+    Alignment,
+    Method,
+    RankClockEvidence,
+    align_ranks,
+    from_clock_sync,
+    is_point_to_point,
+)
 from .analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
 from .analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding, find_all
 from .analysis.kernels import (
@@ -27,6 +34,7 @@ from .analysis.kernels import (
     kernel_events,
     trace_kernels,
 )
+from .analysis.memory import RankMemory, device_total, rank_memory
 from .analysis.modules import (
     ModuleData,
     collector_module_data,
@@ -38,6 +46,15 @@ from .discovery import Run, now_ns
 from .errors import Unreadable
 from .ingest.cache import TraceCache, ingest_to_cache
 from .ingest.kineto import DEVICE_KINDS, TraceTables, is_collective
+from .ingest.memory import (
+    GPU_COLUMNS,
+    MEMORY_COLUMNS,
+    SYSTEM_COLUMNS,
+    SamplerMeta,
+    read_memory_file,
+    read_sampler_meta,
+    read_system_file,
+)
 from .ingest.meta import RankMeta
 from .ingest.modules import ModuleRecords, module_records, read_modules_file
 from .ingest.timer import (
@@ -71,11 +88,18 @@ class RunTables:
     warnings: list[str] = field(default_factory=list)
     modules: ModuleRecords = field(default_factory=ModuleRecords.empty)
     module_warnings: list[str] = field(default_factory=list)  # also in `warnings`
+    memory: pd.DataFrame = field(default_factory=lambda: _concat([], MEMORY_COLUMNS))
+    system: pd.DataFrame = field(default_factory=lambda: _concat([], SYSTEM_COLUMNS))
+    gpus: pd.DataFrame = field(default_factory=lambda: _concat([], GPU_COLUMNS))
+    sampler_meta: dict[int, SamplerMeta] = field(default_factory=dict)
+    memory_warnings: list[str] = field(default_factory=list)  # also in `warnings`
 
     @property
     def ranks(self) -> list[int]:
         ranks = set(self.rank_meta) | {t.rank for t in self.traces}
         ranks |= set(self.modules.blocks["rank"].unique().tolist())
+        ranks |= set(self.memory["rank"].unique().tolist())
+        ranks |= set(self.system["rank"].unique().tolist())
         return sorted(ranks | set(self.steps["rank"].unique().tolist()))
 
 
@@ -83,6 +107,9 @@ def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
     if not parts:
         return pd.DataFrame(columns=[*columns, "rank", "writer"])
     return pd.concat(parts, ignore_index=True)
+
+
+RECORD_KINDS = ("timer", "modules", "memory", "system")  # per-rank record files
 
 
 def read_run(
@@ -95,23 +122,32 @@ def read_run(
     on_progress: Callable[[int], None],
     file_reads: dict[str, Any] | None = None,
 ) -> RunTables:
-    """`file_reads` holds each timer and modules file's last read; files that only grew since
-    are tailed from where that read ended, and the dict is updated."""
+    """`file_reads` holds each record file's last read (timer, modules, memory, system); files
+    that only grew since are tailed from where that read ended, and the dict is updated."""
     file_reads = {} if file_reads is None else file_reads
     span_parts, step_parts, warnings, module_parts, module_warnings = [], [], [], [], []
+    sampler_parts: dict[str, list[pd.DataFrame]] = {"memory": [], "system": [], "gpus": []}
+    memory_warnings: list[str] = []
     readable = 0
     rank_meta: dict[int, RankMeta] = {}
+    sampler_meta: dict[int, SamplerMeta] = {}
     for writer_index, writer in enumerate(run.writers):
         label = f"rank {writer.rank} ({writer.prefix})"
         if writer.meta_error:
             warnings.append(f"{label}: {writer.meta_error}")
         if writer.meta is not None:
             rank_meta.setdefault(writer.rank, writer.meta)
-        for kind, read in (("timer", read_timer_file), ("modules", read_modules_file)):
+            if {"memory", "system"} & set(writer.files):
+                try:
+                    sampler_meta.setdefault(writer.rank, read_sampler_meta(writer.files["meta"]))
+                except (Unreadable, OSError) as exc:
+                    memory_warnings.append(f"{label}: {getattr(exc, 'message', exc)}")
+        readers = (read_timer_file, read_modules_file, read_memory_file, read_system_file)
+        for kind, read in zip(RECORD_KINDS, readers, strict=True):
             path = writer.files.get(kind)
             if path is None:
                 continue
-            problems = warnings if kind == "timer" else module_warnings
+            problems = {"timer": warnings, "modules": module_warnings}.get(kind, memory_warnings)
             try:
                 result = read(path, max_file_bytes, on_progress, file_reads.get(path))
                 file_reads[path] = result
@@ -133,11 +169,14 @@ def read_run(
             if kind == "timer":
                 span_parts.append(result.spans.assign(rank=writer.rank, writer=writer_index))
                 step_parts.append(result.steps.assign(rank=writer.rank, writer=writer_index))
-            else:
+            elif kind == "modules":
                 module_parts.append((writer.rank, writer_index, result))
-    warnings += module_warnings
+            else:
+                for name, table in result.tables.items():
+                    sampler_parts[name].append(table.assign(rank=writer.rank, writer=writer_index))
+    warnings += module_warnings + memory_warnings
     traces = _read_traces(run, max_file_bytes, executor, cache_dir, on_progress, warnings)
-    has_collector_files = any({"timer", "modules"} & set(w.files) for w in run.writers)
+    has_collector_files = any(set(RECORD_KINDS) & set(w.files) for w in run.writers)
     if readable == 0 and not traces and (has_collector_files or run.traces):
         raise Unreadable("; ".join(warnings) or f"run {run.name!r} has no readable files")
     return RunTables(
@@ -149,6 +188,11 @@ def read_run(
         warnings=warnings,
         modules=module_records(module_parts),
         module_warnings=module_warnings,
+        memory=_concat(sampler_parts["memory"], MEMORY_COLUMNS),
+        system=_concat(sampler_parts["system"], SYSTEM_COLUMNS),
+        gpus=_concat(sampler_parts["gpus"], GPU_COLUMNS),
+        sampler_meta=sampler_meta,
+        memory_warnings=memory_warnings,
     )
 
 
@@ -349,12 +393,14 @@ class RunAnalysis:
     kernel_events: pd.DataFrame  # kernel_events + rank
     devices: list[DeviceSeries]
     findings: list[Finding]
+    memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler, per rank
 
 
 def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
     """Breakdowns, operators, kernels, GPU metrics and findings (docs/ANALYSIS.md,
     docs/FINDINGS.md) from a run's timer files and traces."""
     breakdowns = step_breakdowns(tables)
+    memory = memory_by_rank(tables)
     step_times, data_spans, operators, profiling = {}, {}, {}, {}
     operator_parts, kernel_parts, devices = [], [], []
     for rank in tables.ranks:
@@ -393,9 +439,25 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
     findings = find_all(AnalysisInputs(
         step_times, data_spans, breakdowns, operators, aggregate_kernels(kernel_all),
         _sync_ns(tables, breakdowns), profiling,
-        {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader},
+        {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader}, memory,
     ))  # fmt: skip
-    return RunAnalysis(breakdowns, operator_all, kernel_all, devices, findings)
+    return RunAnalysis(breakdowns, operator_all, kernel_all, devices, findings, memory)
+
+
+def memory_by_rank(tables: RunTables) -> dict[int, RankMemory]:
+    """Each rank's MemorySampler records with its device's capacity (from GpuTracker) and the
+    sampler's settings (from the metadata)."""
+    out = {}
+    for rank in sorted(tables.memory["rank"].unique().tolist()):
+        meta = tables.sampler_meta.get(rank)
+        settings = meta.memory if meta is not None else None
+        listed = {g.index: g.mem_total for g in meta.system.gpus} if meta and meta.system else {}
+        rows = tables.memory[tables.memory["rank"] == rank]
+        total = device_total(str(rows["device"].iloc[-1]), tables.gpus, rank, listed)
+        found = rank_memory(tables.memory, rank, total, bool(settings and settings.reset_peak))
+        if found is not None:
+            out[rank] = found
+    return out
 
 
 def module_data(tables: RunTables) -> ModuleData:
@@ -431,6 +493,14 @@ def _profiler_boundary_steps(traces: list[TraceFile]) -> set[int]:
         if isinstance(first, int) and isinstance(last, int):
             steps |= {first - 1, first, last + 1}
     return steps
+
+
+def clock_to_rank0(tables: RunTables, rank: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Maps the rank's own clock to rank 0's with its clock sync, when it measured one (the
+    sampler views need no finer alignment); else leaves times as they are."""
+    meta = tables.rank_meta.get(rank)
+    sync = from_clock_sync(rank, meta.clock_sync) if meta and meta.clock_sync else None
+    return sync.apply if sync is not None else np.asarray
 
 
 def align_run(tables: RunTables) -> dict[int, Alignment]:

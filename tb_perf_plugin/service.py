@@ -21,7 +21,18 @@ import numpy as np
 import pandas as pd
 
 from .analysis.breakdown import CATEGORIES
+from .analysis.findings import DEFAULT_THRESHOLDS
 from .analysis.kernels import aggregate_kernels, bucket_means
+from .analysis.memory import (
+    RankMemory,
+    bucket_size,
+    bucketed,
+    firsts,
+    fragmentation,
+    peak,
+    trend,
+    warmup_count,
+)
 from .analysis.modules import (
     PHASES,
     TOTAL,
@@ -41,6 +52,7 @@ from .run_tables import (
     RunTables,
     analyze_run,
     build_timeline,
+    clock_to_rank0,
     module_data,
     read_run,
 )
@@ -54,6 +66,8 @@ MAX_SPAN_ROWS = 500
 MAX_SEARCH_RESULTS = 1000
 MAX_OPERATOR_ROWS = 1000
 MAX_MODULE_ROWS = 5000
+MAX_STEP_MARKS = 500  # step boundaries drawn on the GPU tab's charts, per rank
+MEMORY_KINDS = ("memory_leak", "fragmentation", "memory_peak")
 INLINE_WAIT = -1.0  # as a `wait_s` argument: the service's inline_wait_s; None waits until done
 
 
@@ -529,10 +543,201 @@ class RunService:
             return timeline
         return timeline.search(text, count, _rank_set(ranks, sorted(timeline.alignments)))
 
+    def memory(
+        self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Any] | Progress:
+        """Per rank, MemorySampler's series over steps and time, their trend, fragmentation and
+        peak; the run's memory findings and its memory snapshots (docs/HTTP_API.md)."""
+        run, analysis, selected = self._analysis_and_rank(run_name, rank, wait_s)
+        if isinstance(analysis, Progress):
+            return analysis
+        tables = self.tables(run, None)
+        memories = [m for r, m in sorted(analysis.memory.items()) if selected in (None, r)]
+        shifted = {m.rank: clock_to_rank0(tables, m.rank)(m.t) for m in memories}
+        origin = min((int(t[0]) for t in shifted.values() if len(t)), default=0)
+        findings = [
+            f.to_json()
+            for f in analysis.findings
+            if f.kind in MEMORY_KINDS and (selected is None or selected in f.ranks)
+        ]
+        leaking = {r for f in analysis.findings if f.kind == "memory_leak" for r in f.ranks}
+        return {
+            "run": run.name,
+            "rank": selected,
+            "origin_ns": str(origin),
+            "ranks": [
+                _memory_json(m, shifted[m.rank] - origin, m.rank in leaking) for m in memories
+            ],
+            "findings": findings,
+            "snapshots": _snapshots_json(run, selected),
+            "warnings": tables.memory_warnings,
+        }
+
+    def gpu(
+        self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Any] | Progress:
+        """Per rank, GpuTracker's samples over time (each GPU's utilization, memory, power,
+        clock, temperature; the process's CPU and RSS) with the rank's step boundaries, or why
+        there are no GPU samples (docs/HTTP_API.md)."""
+        run = self.find_run(run_name)
+        tables = self.tables(run, self._wait(wait_s))
+        if isinstance(tables, Progress):
+            return tables
+        ranks = sorted(set(run.ranks) | set(tables.ranks))
+        selected = self.parse_rank(ranks, rank)
+        system, gpus = tables.system, tables.gpus
+        shown = [r for r in sorted(system["rank"].unique().tolist()) if selected in (None, r)]
+        to_rank0 = {r: clock_to_rank0(tables, r) for r in shown}
+        starts = [int(to_rank0[r](system["t"][system["rank"] == r].to_numpy(np.int64)).min())
+                  for r in shown]  # fmt: skip
+        origin = min(starts, default=0)
+        answers = [
+            _system_json(
+                r, system[system["rank"] == r], gpus[gpus["rank"] == r],
+                tables.steps[tables.steps["rank"] == r], tables.sampler_meta.get(r),
+                to_rank0[r], origin,
+            )
+            for r in shown
+        ]  # fmt: skip
+        reason = None
+        if not any(answer["devices"] for answer in answers):
+            reasons = [f"rank {a['rank']}: {a['gpu_reason']}" for a in answers if a["gpu_reason"]]
+            reason = "; ".join(reasons) or (
+                "no GpuTracker records in this run (collectors.GpuTracker did not run)"
+                if not answers
+                else "GpuTracker recorded no GPU"
+            )
+        return {
+            "run": run.name,
+            "rank": selected,
+            "origin_ns": str(origin),
+            "gpu_reason": reason,
+            "ranks": answers,
+            "warnings": tables.memory_warnings,
+        }
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         self._executor.shutdown()
+
+
+def _nullable(values: np.ndarray, digits: int | None = None) -> list[Any] | None:
+    """JSON numbers (ints, or floats rounded to `digits`), null where NaN; None if all are."""
+    finite = np.isfinite(values)
+    if not finite.any():
+        return None
+    if digits is None:
+        return [int(v) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
+    return [round(v, digits) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
+
+
+def _memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any]:
+    """One rank's memory series (at most MAX_SERIES_POINTS; longer runs as bucket means, the
+    peak as bucket maxima) with the trend, fragmentation and peak the findings use."""
+    limits = DEFAULT_THRESHOLDS
+    bucket = bucket_size(len(memory.steps), MAX_SERIES_POINTS)
+    fit = trend(memory, limits.memory_warmup_fraction, limits.memory_warmup_steps,
+                limits.leak_min_points)  # fmt: skip
+    skip = warmup_count(len(memory.steps), limits.memory_warmup_fraction,
+                        limits.memory_warmup_steps)  # fmt: skip
+    frag, top = fragmentation(memory, skip), peak(memory)
+    return {
+        "rank": memory.rank,
+        "device": memory.device,
+        "device_total": memory.device_total,
+        "reset_peak": memory.reset_peak,
+        "bucket": bucket,
+        "steps": firsts(memory.steps, bucket).tolist(),
+        "t_ns": firsts(t, bucket).tolist(),
+        **{
+            name: _nullable(bucketed(getattr(memory, name), bucket, how))
+            for name, how in (("allocated", "mean"), ("reserved", "mean"), ("peak", "max"),
+                              ("rss", "mean"))
+        },  # fmt: skip
+        "trend": None if fit is None else {
+            "series": fit.series, "slope": round(fit.slope), "low": round(fit.low),
+            "high": round(fit.high), "p_value": float(f"{fit.p_value:.3g}"),
+            "first_step": fit.first_step, "last_step": fit.last_step,
+            "start_level": round(fit.start_level), "end_level": round(fit.end_level),
+            "leak": leak,
+        },
+        "fragmentation": None if frag is None else {
+            "unused_fraction": round(frag.unused_fraction, 4), "unused": round(frag.unused_bytes),
+            "reserved": round(frag.reserved), "peak": round(frag.peak), "retries": frag.retries,
+        },
+        "peak": None if top is None else {
+            "bytes": round(top.bytes), "step": top.step, "share": top.share, "ooms": top.ooms,
+        },
+    }  # fmt: skip
+
+
+def _snapshots_json(run: Run, selected: int | None) -> list[dict[str, Any]]:
+    """The run's snapshot files (of the selected rank, and those of no known rank)."""
+    out = []
+    for path in run.snapshots:
+        rank = run.snapshot_rank(path)
+        if selected is not None and rank not in (None, selected):
+            continue
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        out.append({"file": os.path.relpath(path, run.path).replace(os.sep, "/"), "rank": rank,
+                    "bytes": st.st_size, "updated_ns": st.st_mtime_ns})  # fmt: skip
+    return out
+
+
+def _system_json(
+    rank: int,
+    system: pd.DataFrame,
+    gpus: pd.DataFrame,
+    steps: pd.DataFrame,
+    meta: Any,
+    to_rank0: Callable[[np.ndarray], np.ndarray],
+    origin: int,
+) -> dict[str, Any]:
+    """One rank's GpuTracker samples on rank 0's clock relative to `origin` (at most
+    MAX_SERIES_POINTS per series, bucket means beyond), and its step starts."""
+    settings = meta.system if meta is not None else None
+    names = {g.index: g.name for g in settings.gpus} if settings else {}
+    system = system.sort_values("t", kind="stable")
+    t = to_rank0(system["t"].to_numpy(np.int64)) - origin
+    bucket = bucket_size(len(t), MAX_SERIES_POINTS)
+    devices = []
+    for index in sorted(gpus["index"].unique().tolist()):
+        rows = gpus[gpus["index"] == index].sort_values("t", kind="stable")
+        every = bucket_size(len(rows), MAX_SERIES_POINTS)
+        values = {
+            name: _nullable(bucketed(rows[name].to_numpy(np.float64), every), 3)
+            for name in ("util", "mem_util", "mem_used", "mem_total", "power_w", "sm_clock_mhz",
+                         "temp_c", "pcie_tx", "pcie_rx")
+        }  # fmt: skip
+        gpu_t = to_rank0(rows["t"].to_numpy(np.int64)) - origin
+        devices.append({"index": int(index), "name": names.get(index), "bucket": every,
+                        "t_ns": firsts(gpu_t, every).tolist(), **values})  # fmt: skip
+    steps = steps.sort_values("step", kind="stable")
+    stride = bucket_size(len(steps), MAX_STEP_MARKS)
+    starts = to_rank0(steps["t0"].to_numpy(np.int64)) - origin
+    reason = settings.gpu_reason if settings is not None else None
+    if not devices and reason is None:
+        reason = "GpuTracker recorded no GPU" if settings else "no GpuTracker metadata"
+    return {
+        "rank": rank,
+        "interval_s": settings.interval_s if settings else None,
+        "gpu_backend": settings.gpu_backend if settings else None,
+        "gpu_reason": None if devices else reason,
+        "bucket": bucket,
+        "t_ns": firsts(t, bucket).tolist(),
+        "cpu_pct": _nullable(bucketed(system["cpu_pct"].to_numpy(np.float64), bucket), 2),
+        "rss": _nullable(bucketed(system["rss"].to_numpy(np.float64), bucket)),
+        "devices": devices,
+        "steps": {
+            "step": firsts(steps["step"].to_numpy(np.int64), stride).tolist(),
+            "start_ns": firsts(starts, stride).tolist(),
+            "every": stride,
+        },  # fmt: skip
+    }
 
 
 def _phases(data: ModuleData) -> list[str]:

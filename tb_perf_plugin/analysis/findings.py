@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .breakdown import StepBreakdown
+from .memory import RankMemory, fragmentation, peak, steps_until, trend, warmup_count
 
 SCHEMA_VERSION = 1
 SEVERITIES = ("info", "warning", "critical")
@@ -59,6 +60,17 @@ class Thresholds:
     straggler_spread: float = 1.0  # ...and larger than the run's step-time spread (robust std)
     matmul_share: float = 0.30  # of kernel time, for compute_efficiency
     tensor_core_low_pct: float = 10.0
+    memory_warmup_fraction: float = 0.10  # memory samples left out at the start...
+    memory_warmup_steps: int = 3  # ...at least this many
+    leak_min_points: int = 8  # steady samples a trend needs
+    leak_p_value: float = 0.01  # Mann-Kendall, one-sided; and Sen's 95 % interval above 0
+    leak_min_slope_bytes: int = 64 * 1024  # per step (allocator / RSS creep is 0.2-3 KB/step)
+    leak_min_growth_bytes: int = 16 * 1024**2  # over the steady window...
+    leak_min_growth_fraction: float = 0.02  # ...and this share of the starting level
+    leak_critical_horizon: float = 10.0  # memory runs out within this many x the steps seen
+    fragmentation_unused: float = 0.30  # median share of reserved memory above the peak...
+    fragmentation_min_bytes: int = 1024**3  # ...and at least this much
+    peak_warning: float = 0.90  # peak allocated over the device's memory
 
 
 DEFAULT_THRESHOLDS = Thresholds()
@@ -102,6 +114,7 @@ class AnalysisInputs:
     # steps our own profiler slowed down (window start/stop), left out of step statistics
     profiler_steps: dict[int, set[int]] = field(default_factory=dict)
     loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's
+    memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler records
 
 
 def _evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
@@ -442,9 +455,145 @@ def compute_efficiency(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     )]  # fmt: skip
 
 
+def memory_text(n: float) -> str:
+    """Bytes in binary units, as allocators and nvidia-smi count them."""
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if abs(n) >= scale:
+            return f"{n / scale:.2f} {unit}"
+    return f"{n:.0f} B"
+
+
+_SERIES_LABEL = {"allocated": "allocated CUDA memory", "rss": "resident memory (RSS)"}
+
+
+def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    """Memory that keeps growing step after step once warm-up is over: a significant robust
+    trend (Mann-Kendall, Theil-Sen with Sen's interval above 0) that is also large."""
+    out = []
+    for rank, memory in sorted(inputs.memory.items()):
+        fit = trend(memory, t.memory_warmup_fraction, t.memory_warmup_steps, t.leak_min_points)
+        if fit is None:
+            continue
+        growth = fit.end_level - fit.start_level
+        min_growth = max(t.leak_min_growth_bytes, t.leak_min_growth_fraction * fit.start_level)
+        if (
+            fit.p_value > t.leak_p_value
+            or fit.low <= 0
+            or fit.slope < t.leak_min_slope_bytes
+            or growth < min_growth
+        ):
+            continue
+        window = fit.last_step - fit.first_step
+        total = memory.device_total if memory.cuda else None
+        extra: dict[str, tuple[Any, str]] = {}
+        severity = "warning"
+        if total:
+            # the allocator's footprint (reserved) is what runs into the device's limit
+            footprint = np.nanmax([fit.end_level, memory.reserved[-1]])
+            left = steps_until(float(footprint), fit.slope, float(total))
+            if left is not None:
+                extra["device_total"] = (int(total), "bytes")
+                extra["out_of_memory_at_step"] = (int(fit.last_step + left), "step")
+                if left <= t.leak_critical_horizon * max(window, 1):
+                    severity = "critical"
+        label = _SERIES_LABEL[fit.series]
+        out.append(Finding(
+            "memory_leak", severity,
+            f"Rank {rank}'s {label} grows by {memory_text(fit.slope)} per step after warm-up",
+            _evidence(slope=(round(fit.slope), "bytes/step"),
+                      slope_low=(round(fit.low), "bytes/step"),
+                      slope_high=(round(fit.high), "bytes/step"),
+                      p_value=(float(f"{fit.p_value:.3g}"), ""), series=(fit.series, ""),
+                      start_level=(round(fit.start_level), "bytes"),
+                      end_level=(round(fit.end_level), "bytes"),
+                      growth=(round(growth), "bytes"),
+                      first_step=(fit.first_step, "step"), last_step=(fit.last_step, "step"),
+                      **extra),
+            "Something keeps a reference every step: tensors appended to a list (losses "
+            "kept with their graph: log loss.item() or loss.detach()), caches keyed by "
+            "step or shape, hooks or closures holding activations, growing metric states. "
+            "Take a memory snapshot (MemorySnapshotter) over a few steps to see which "
+            "allocations stay alive, by the line of code that made them.",
+            {"tab": "memory", "params": {"rank": rank}}, ranks=[rank],
+            steps=[fit.first_step, fit.last_step], scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    """The CUDA caching allocator holds much more than the rank ever has allocated at once, or
+    had to free its cache and retry cudaMalloc."""
+    out = []
+    for rank, memory in sorted(inputs.memory.items()):
+        skip = warmup_count(len(memory.steps), t.memory_warmup_fraction, t.memory_warmup_steps)
+        found = fragmentation(memory, skip)
+        if found is None:
+            continue
+        wasteful = (
+            found.unused_fraction >= t.fragmentation_unused
+            and found.unused_bytes >= t.fragmentation_min_bytes
+        )
+        if not wasteful and found.retries < 1:
+            continue
+        title = (
+            f"Rank {rank}'s CUDA allocator reserves {memory_text(found.unused_bytes)} "
+            f"({found.unused_fraction:.0%}) more than its peak allocation"
+            if wasteful
+            else f"Rank {rank}'s CUDA allocator retried cudaMalloc {found.retries} time(s) "
+            "after freeing its cache"
+        )
+        out.append(Finding(
+            "fragmentation", "warning", title,
+            _evidence(unused_fraction=(found.unused_fraction, "fraction"),
+                      unused=(round(found.unused_bytes), "bytes"),
+                      reserved=(round(found.reserved), "bytes"),
+                      peak_allocated=(round(found.peak), "bytes"),
+                      alloc_retries=(found.retries, ""), steps=(found.steps, "")),
+            "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True so segments grow instead of "
+            "piling up; keep tensor shapes stable (pad variable-length batches to a few "
+            "sizes); free large temporaries early. A memory snapshot shows the segments and "
+            "the free blocks between live allocations.",
+            {"tab": "memory", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
+def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    """The rank ran out of CUDA memory, or its peak came close to the device's capacity."""
+    out = []
+    for rank, memory in sorted(inputs.memory.items()):
+        found = peak(memory)
+        if found is None:
+            continue
+        share = found.share
+        if found.ooms > 0:
+            severity = "critical"
+            title = f"Rank {rank} ran out of CUDA memory ({found.ooms} time(s))"
+        elif share is not None and share >= t.peak_warning:
+            severity = "warning"
+            title = f"Rank {rank}'s peak allocation reaches {share:.0%} of the GPU's memory"
+        else:
+            continue
+        extra: dict[str, tuple[Any, str]] = {}
+        if found.device_total:
+            extra["device_total"] = (found.device_total, "bytes")
+            extra["peak_share"] = (share, "fraction")
+        out.append(Finding(
+            "memory_peak", severity, title,
+            _evidence(peak_allocated=(round(found.bytes), "bytes"),
+                      peak_step=(found.step, "step"), ooms=(found.ooms, ""), **extra),
+            "Lower the peak: a smaller micro-batch with gradient accumulation, activation "
+            "checkpointing, mixed precision (bf16/fp16), an optimizer with less state or "
+            "sharded (ZeRO/FSDP). A memory snapshot of the peak step shows what holds it.",
+            {"tab": "memory", "params": {"rank": rank}}, ranks=[rank], steps=[found.step],
+            scope=f"rank{rank}",
+        ))  # fmt: skip
+    return out
+
+
 RULES = (
     data_loading, communication, straggler, sync_point, host_bound, compute_efficiency, hotspot,
-    step_outlier, variability,
+    step_outlier, variability, memory_leak, memory_fragmentation, memory_peak,
 )  # fmt: skip
 
 

@@ -1,0 +1,219 @@
+"""Reading MemorySampler and GpuTracker files (docs/FORMAT.md, `memory` and `system` records)
+into tables, and the `memory` / `system` sections of a rank's metadata.
+
+Values a collector could not read are `null` in the files and NaN in the tables (float64 holds
+byte counts exactly up to 2^53, far beyond any device).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import msgspec
+import numpy as np
+import pandas as pd
+
+from ..errors import Unreadable
+from .meta import MAX_META_BYTES
+from .records import read_json_lines
+from .timer import only_appended
+
+MEMORY_SCHEMA = "tb_perf.memory"
+SYSTEM_SCHEMA = "tb_perf.system"
+MEMORY_VALUES = ["allocated", "reserved", "peak", "retries", "ooms", "rss"]
+MEMORY_COLUMNS = ["step", "t", "device", *MEMORY_VALUES]
+SYSTEM_COLUMNS = ["t", "cpu_pct", "rss"]
+GPU_VALUES = [
+    "util", "mem_util", "mem_used", "mem_total", "power_w", "sm_clock_mhz", "temp_c", "pcie_tx",
+    "pcie_rx",
+]  # fmt: skip
+GPU_COLUMNS = ["t", "index", *GPU_VALUES]
+
+
+class MemRecord(msgspec.Struct, tag_field="k", tag="mem"):
+    step: int
+    t: int
+    device: str = "cpu"
+    allocated: int | None = None
+    reserved: int | None = None
+    peak: int | None = None
+    retries: int | None = None
+    ooms: int | None = None
+    rss: int | None = None
+
+
+class GpuSample(msgspec.Struct):
+    index: int
+    util: float | None = None
+    mem_util: float | None = None
+    mem_used: float | None = None
+    mem_total: float | None = None
+    power_w: float | None = None
+    sm_clock_mhz: float | None = None
+    temp_c: float | None = None
+    pcie_tx: float | None = None
+    pcie_rx: float | None = None
+
+
+class SysRecord(msgspec.Struct, tag_field="k", tag="sys"):
+    t: int
+    cpu_pct: float | None = None
+    rss: int | None = None
+    gpus: list[GpuSample] = []
+
+
+_MEMORY_DECODER = msgspec.json.Decoder(MemRecord)
+_SYSTEM_DECODER = msgspec.json.Decoder(SysRecord)
+
+
+def _floats(values: list[float | int | None]) -> np.ndarray:
+    return np.array([np.nan if v is None else v for v in values], dtype=np.float64)
+
+
+def memory_frame(records: list[MemRecord]) -> pd.DataFrame:
+    """One row per `mem` record: MEMORY_COLUMNS (step, t int64; device text; values float64)."""
+    columns: dict[str, object] = {
+        "step": np.fromiter((r.step for r in records), np.int64, len(records)),
+        "t": np.fromiter((r.t for r in records), np.int64, len(records)),
+        "device": pd.Series([r.device for r in records], dtype=object),
+    }
+    for name in MEMORY_VALUES:
+        columns[name] = _floats([getattr(r, name) for r in records])
+    return pd.DataFrame(columns)[MEMORY_COLUMNS]
+
+
+def system_frames(records: list[SysRecord]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(one row per `sys` record: SYSTEM_COLUMNS; one row per GPU of a record: GPU_COLUMNS)."""
+    system = pd.DataFrame({
+        "t": np.fromiter((r.t for r in records), np.int64, len(records)),
+        "cpu_pct": _floats([r.cpu_pct for r in records]),
+        "rss": _floats([r.rss for r in records]),
+    })  # fmt: skip
+    samples = [(r.t, g) for r in records for g in r.gpus]
+    gpus: dict[str, object] = {
+        "t": np.fromiter((t for t, _ in samples), np.int64, len(samples)),
+        "index": np.fromiter((g.index for _, g in samples), np.int64, len(samples)),
+    }
+    for name in GPU_VALUES:
+        gpus[name] = _floats([getattr(g, name) for _, g in samples])
+    return system, pd.DataFrame(gpus)[GPU_COLUMNS]
+
+
+@dataclass
+class SamplerFile:
+    """One memory or system file's records as tables, and where its read ended."""
+
+    tables: dict[str, pd.DataFrame]  # "memory", or "system" and "gpus"
+    bytes_read: int
+    truncated_tail: bool
+    problems: list[str] = field(default_factory=list)
+    file_id: tuple[int, int, int, int] = (0, 0, 0, 0)  # as TimerTables.file_id
+
+
+def _read_sampler_file(
+    path: str,
+    schema: str,
+    decoder: msgspec.json.Decoder,
+    kind: str,
+    to_tables: Callable[[list], dict[str, pd.DataFrame]],
+    max_bytes: int,
+    on_progress: Callable[[int], None] | None,
+    previous: SamplerFile | None,
+) -> SamplerFile:
+    st = os.stat(path)
+    file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    if previous is not None and not only_appended(previous.file_id, file_id):
+        previous = None  # replaced, truncated or rewritten: start over
+    offset = previous.bytes_read if previous is not None else 0
+    lines = read_json_lines(
+        path, schema, decoder, frozenset({kind}), max_bytes, on_progress, offset
+    )
+    tables = to_tables(lines.records)
+    problems = lines.skipped
+    if previous is not None:
+        tables = {
+            name: pd.concat([previous.tables[name], table], ignore_index=True)
+            for name, table in tables.items()
+        }
+        problems = previous.problems + problems
+    return SamplerFile(tables, lines.bytes_read, lines.truncated_tail, problems, file_id)
+
+
+def read_memory_file(
+    path: str,
+    max_bytes: int,
+    on_progress: Callable[[int], None] | None = None,
+    previous: SamplerFile | None = None,
+) -> SamplerFile:
+    """A MemorySampler file as the table `memory`; given an earlier read of the same file, only
+    the lines appended since are read (the file is append-only)."""
+    return _read_sampler_file(
+        path, MEMORY_SCHEMA, _MEMORY_DECODER, "mem",
+        lambda records: {"memory": memory_frame(records)}, max_bytes, on_progress, previous,
+    )  # fmt: skip
+
+
+def read_system_file(
+    path: str,
+    max_bytes: int,
+    on_progress: Callable[[int], None] | None = None,
+    previous: SamplerFile | None = None,
+) -> SamplerFile:
+    """A GpuTracker file as the tables `system` (process) and `gpus` (one row per GPU and
+    sample), read incrementally like `read_memory_file`."""
+
+    def to_tables(records: list[SysRecord]) -> dict[str, pd.DataFrame]:
+        system, gpus = system_frames(records)
+        return {"system": system, "gpus": gpus}
+
+    return _read_sampler_file(
+        path, SYSTEM_SCHEMA, _SYSTEM_DECODER, "sys", to_tables, max_bytes, on_progress, previous
+    )
+
+
+class MemorySettings(msgspec.Struct):
+    """How MemorySampler ran (metadata `memory`)."""
+
+    device: str | None = None
+    reset_peak: bool = False
+
+
+class GpuInfo(msgspec.Struct):
+    index: int
+    name: str | None = None
+    uuid: str | None = None
+    mem_total: int | None = None
+
+
+class SystemSettings(msgspec.Struct):
+    """How GpuTracker ran (metadata `system`): `gpu_reason` says why there are no GPU samples."""
+
+    interval_s: float | None = None
+    gpu_backend: str | None = None
+    gpu_reason: str | None = None
+    gpus: list[GpuInfo] = []
+
+
+class SamplerMeta(msgspec.Struct):
+    """The metadata sections of the samplers (the rest of the file is RankMeta's)."""
+
+    memory: MemorySettings | None = None
+    system: SystemSettings | None = None
+
+
+_META_DECODER = msgspec.json.Decoder(SamplerMeta)
+
+
+def read_sampler_meta(path: str) -> SamplerMeta:
+    """The `memory` and `system` sections of a metadata file (absent: None each)."""
+    name = os.path.basename(path)
+    if os.path.getsize(path) > MAX_META_BYTES:
+        raise Unreadable(f"{name} is larger than {MAX_META_BYTES} bytes: not a metadata file")
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return _META_DECODER.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise Unreadable(f"{name}: memory or system metadata unreadable ({exc})") from None
