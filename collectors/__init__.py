@@ -13,6 +13,7 @@ from ._profile import StepProfiler, TorchProfilerBackend, profile_steps
 from ._rank import RankInfo, detect_rank
 from ._schedule import CaptureBackend, Phase, Policy, Schedule, WindowScheduler
 from ._snapshot import MemorySnapshotter
+from ._system import GpuBackend, GpuTracker, NvmlBackend
 from ._timer import MyTimer, TimerError
 from ._writer import FORMAT_VERSION, RunWriter
 
@@ -22,11 +23,14 @@ __all__ = [
     "ClockSkew",
     "CudaEventBackend",
     "EventBackend",
+    "GpuBackend",
+    "GpuTracker",
     "MemorySampler",
     "MemorySnapshotter",
     "Mirror",
     "ModuleProfiler",
     "MyTimer",
+    "NvmlBackend",
     "Phase",
     "Policy",
     "RankInfo",
