@@ -251,6 +251,8 @@ class FakeTorchCuda:
 
 def test_torch_cuda_stats_waits_for_the_program_to_use_cuda():
     torch = pytest.importorskip("torch")
+    for name in [n for n in vars(FakeTorchCuda) if not n.startswith("_")]:
+        assert callable(getattr(torch.cuda, name)), name  # the fake mimics torch's real API
     cuda = FakeTorchCuda()
     source = TorchCudaStats(type("FakeTorch", (), {"cuda": cuda, "device": torch.device}), None)
     assert source.device == "cuda"
