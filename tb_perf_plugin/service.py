@@ -628,7 +628,7 @@ def _nullable(values: np.ndarray, digits: int | None = None) -> list[Any] | None
     if not finite.any():
         return None
     if digits is None:
-        return [int(v) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
+        return [round(v) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
     return [round(v, digits) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
 
 
@@ -666,7 +666,7 @@ def _memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any
             "unused_fraction": round(frag.unused_fraction, 4), "unused": round(frag.unused_bytes),
             "reserved": round(frag.reserved), "peak": round(frag.peak), "retries": frag.retries,
         },
-        "peak": None if top is None else {
+        "max_peak": None if top is None else {
             "bytes": round(top.bytes), "step": top.step, "share": top.share, "ooms": top.ooms,
         },
     }  # fmt: skip

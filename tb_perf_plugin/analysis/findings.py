@@ -66,7 +66,8 @@ class Thresholds:
     leak_p_value: float = 0.01  # Mann-Kendall, one-sided; and Sen's 95 % interval above 0
     leak_min_slope_bytes: int = 64 * 1024  # per step (allocator / RSS creep is 0.2-3 KB/step)
     leak_min_growth_bytes: int = 16 * 1024**2  # over the steady window...
-    leak_min_growth_fraction: float = 0.02  # ...and this share of the starting level
+    leak_min_growth_fraction: float = 0.01  # ...and this share of the starting level
+    leak_steadiness: float = 0.5  # each half of the window grows at least this x the slope
     leak_critical_horizon: float = 10.0  # memory runs out within this many x the steps seen
     fragmentation_unused: float = 0.30  # median share of reserved memory above the peak...
     fragmentation_min_bytes: int = 1024**3  # ...and at least this much
@@ -481,6 +482,7 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             or fit.low <= 0
             or fit.slope < t.leak_min_slope_bytes
             or growth < min_growth
+            or min(fit.half_slopes) < t.leak_steadiness * fit.slope
         ):
             continue
         window = fit.last_step - fit.first_step
@@ -503,6 +505,8 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             _evidence(slope=(round(fit.slope), "bytes/step"),
                       slope_low=(round(fit.low), "bytes/step"),
                       slope_high=(round(fit.high), "bytes/step"),
+                      slope_first_half=(round(fit.half_slopes[0]), "bytes/step"),
+                      slope_second_half=(round(fit.half_slopes[1]), "bytes/step"),
                       p_value=(float(f"{fit.p_value:.3g}"), ""), series=(fit.series, ""),
                       start_level=(round(fit.start_level), "bytes"),
                       end_level=(round(fit.end_level), "bytes"),

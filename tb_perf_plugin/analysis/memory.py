@@ -109,6 +109,9 @@ class Trend:
     start_level: float  # the fitted line at the window's ends
     end_level: float
     points: int
+    # Theil-Sen slopes of the window's first and second half: a leak grows in both, memory
+    # that jumped once (a cache filled) or stopped growing does not
+    half_slopes: tuple[float, float] = (0.0, 0.0)
 
     def at(self, step: float) -> float:
         return self.intercept + self.slope * step
@@ -148,9 +151,11 @@ def trend(
     slope, intercept, low, high = theil_sen(x, y)
     _, tau, p_value = mann_kendall(y)
     first, last = int(steps[0]), int(steps[-1])
+    half = len(x) // 2
+    halves = (theil_sen(x[:half], y[:half])[0], theil_sen(x[half:], y[half:])[0])
     return Trend(
         series, slope, low, high, intercept, p_value, tau, first, last,
-        intercept + slope * first, intercept + slope * last, len(steps),
+        intercept + slope * first, intercept + slope * last, len(steps), halves,
     )  # fmt: skip
 
 
