@@ -60,6 +60,8 @@ def rss_reader() -> Callable[[], int | None]:
 class CudaStatsSource(Protocol):
     """Where MemorySampler reads CUDA allocator statistics (tests pass a fake)."""
 
+    device: str  # for the metadata: "cuda:<i>", or "cuda" until the device is known
+
     def read(self) -> tuple[str, Mapping[str, int | None]] | None:
         """`("cuda:<i>", {allocated, reserved, peak, retries, ooms})` as the `mem` record's
         fields, or None while there is no CUDA memory to report (no GPU, or this process has
@@ -193,7 +195,7 @@ class MemorySampler:
         if self._source is None:
             self._source, device_name = cuda_stats_source(self.device)
         else:
-            device_name = getattr(self._source, "device", "cuda")
+            device_name = self._source.device
         timer = self.timer
         self._meta_device = device_name
         self._read_rss = rss_reader()
@@ -225,7 +227,7 @@ class MemorySampler:
     def __exit__(self, *exc_info: object) -> None:
         self.detach()
 
-    def sample(self, step: int) -> str:
+    def _sample(self, step: int) -> str:
         """One `mem` record (a JSON line) of the memory in use now."""
         t = self._now()
         rss = _int_or_null(self._read_rss())
@@ -263,7 +265,7 @@ class MemorySampler:
         spans_ran = timer._last_id != self._span_ids_seen
         ended = spans_ran or (self._under_way and (not explicit or self._explicit))
         if ended:
-            self._file.append(self.sample(self._step))
+            self._file.append(self._sample(self._step))
         self._step = new_step
         self._under_way = True
         self._explicit = explicit
