@@ -59,7 +59,7 @@ ALLOCATION_COLUMNS = (
 
 _SITE = re.compile(r"[/\\](site|dist)-packages[/\\]")
 _TORCH = re.compile(r"(^|[/\\])torch[/\\]")
-_STDLIB = re.compile(r"[/\\]lib[/\\](python\d[\d.]*|pypy[\d.]*)[/\\]|[/\\]Lib[/\\]", re.I)
+_STDLIB = re.compile(r"[/\\]lib[/\\](python\d[\d.]*|pypy[\d.]*)[/\\]|[/\\]Lib[/\\]")
 
 
 def is_user_frame(filename: str) -> bool:
