@@ -201,11 +201,6 @@ class MemorySampler:
         self._read_rss = rss_reader()
         self._now = timer.writer.clock.now_unix_ns
         self._file = timer.writer.record_file("memory")
-        self._under_way = timer.current_step is not None
-        self._step = timer.current_step or 0
-        self._explicit = timer._step_set_explicitly
-        # Spans already finished in this step end it at the next boundary, whichever it is.
-        self._span_ids_seen = -1 if timer._spans else timer._last_id
         self._attached = True
         timer.writer.update_metadata(memory={"device": device_name, "reset_peak": self.reset_peak})
         timer.add_step_callback(self._on_step)
@@ -257,20 +252,9 @@ class MemorySampler:
 
     def _on_step(self, new_step: int) -> None:
         timer = self.timer
-        # MyTimer calls back at every boundary; it ended a step at this one when spans ran
-        # since the last boundary, or when a step was under way and this is `step()` or a
-        # `set_step()` after another `set_step()` (a `set_step()` right after `step()` only
-        # renumbers the step `step()` began). Mirrors MyTimer.step/set_step.
-        explicit = timer._step_set_explicitly
-        spans_ran = timer._last_id != self._span_ids_seen
-        ended = spans_ran or (self._under_way and (not explicit or self._explicit))
-        if ended:
-            self._file.append(self._sample(self._step))
-        self._step = new_step
-        self._under_way = True
-        self._explicit = explicit
-        self._span_ids_seen = timer._last_id
-        if timer._steps_unflushed == 0:  # the timer has just written its file: so do we
+        if timer.ended_step is not None:  # a boundary that ended no step gets no sample
+            self._file.append(self._sample(timer.ended_step))
+        if timer.unflushed_steps == 0:  # the timer has just written its file: so do we
             self._flush()
 
     def _flush(self) -> None:

@@ -141,6 +141,7 @@ class MyTimer:
         self._step = 0
         self._step_t0: int | None = None
         self._step_set_explicitly = False
+        self._ended_step: int | None = None
         self._closed = False
         if flush_every_steps < 1:
             raise ValueError(f"flush_every_steps must be >= 1, not {flush_every_steps}")
@@ -189,6 +190,19 @@ class MyTimer:
         """Stop mirroring; ranges still open in `mirror` are the caller's to close."""
         self._mirrors = [m for m in self._mirrors if m is not mirror]
         self._bind_span_methods()
+
+    @property
+    def ended_step(self) -> int | None:
+        """During step callbacks: the step that ended at this boundary (its record was
+        written), or None when the boundary ended none (`set_step()` right after `step()`
+        only renumbers the step `step()` began)."""
+        return self._ended_step
+
+    @property
+    def unflushed_steps(self) -> int:
+        """Steps ended but not yet written to the file (0 right after a flush): collectors
+        with files of their own write theirs when the timer writes."""
+        return self._steps_unflushed
 
     def add_step_callback(self, callback: Callable[[int], None]) -> None:
         """Call `callback(step)` whenever a step begins (`step()`, `set_step()`), after the
@@ -272,6 +286,7 @@ class MyTimer:
     def step(self) -> None:
         """End the current step (its spans and step time are written now); the next one begins."""
         now = perf_counter_ns()
+        self._ended_step = None
         self._end_step(now)
         self._step += 1
         self._step_t0 = now
@@ -286,6 +301,7 @@ class MyTimer:
         so `set_step(i)` at the top of a loop that also calls `step()` adds no empty steps.
         """
         now = perf_counter_ns()
+        self._ended_step = None
         if self._spans or (self._step_t0 is not None and self._step_set_explicitly):
             self._end_step(now)
         self._step = int(step)
@@ -303,6 +319,7 @@ class MyTimer:
             self._file.append(
                 f'{{"k":"step","step":{self._step},"t0":{to_unix(begin)},"t1":{to_unix(now)}}}\n'
             )
+            self._ended_step = self._step
             self._add_step_time_scalar(now, now - begin)
         self._steps_unflushed += 1
         if self._steps_unflushed >= self._flush_every_steps:
@@ -379,6 +396,9 @@ class MyTimer:
 
 class _DisabledTimer(MyTimer):
     """MyTimer with ENABLE_TIMER=0 / enabled=False: every method does nothing."""
+
+    _ended_step = None
+    _steps_unflushed = 0
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.enabled = False
