@@ -204,11 +204,43 @@ def worker_modules(out_dir: Path) -> None:
     dist.destroy_process_group()
 
 
+def worker_leak(out_dir: Path) -> None:
+    """The demo MLP under DDP with MemorySampler and GpuTracker on, where rank 1 keeps 1 MiB of
+    features from every step "for a later plot": its memory grows by a mebibyte a step, and
+    the Memory tab's leak finding names it (rank 0 stays flat)."""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+    from collectors import GpuTracker, MemorySampler, MyTimer, RunWriter
+
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(rank)
+    batch = (torch.randn(64, 64, generator=gen), torch.randint(0, 2, (64,), generator=gen))
+    model = DistributedDataParallel(sample_model())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    kept = []
+    with RunWriter(out_dir) as writer, MyTimer(writer, gpu=False) as timer:
+        with GpuTracker(writer, interval_s=0.25), MemorySampler(timer):
+            for step in range(60):
+                timer.set_step(step)
+                timed_train_step(timer, model, optimizer, loss_fn, lambda: batch)
+                if rank == 1:
+                    kept.append(torch.randn(256, 1024, generator=gen))  # 1 MiB, never freed
+                time.sleep(0.03)  # a slower step, so the tracker samples a few times per step
+            timer.step()
+    dist.destroy_process_group()
+
+
 SCENARIOS = {
     # name: (world size, worker function); the run directory is sample_runs/ddp_<name>
     "slow_data": (2, worker_slow_data),
     "traced": (2, worker_traced),
     "modules": (2, worker_modules),
+    "leak": (2, worker_leak),
 }
 
 

@@ -80,3 +80,16 @@ def test_modules_run_has_the_module_tree_with_forward_and_backward():
         assert attention[phase]["calls"] == 60  # 30 steps on each of 2 ranks
         assert 0 < attention[phase]["total_ns"] <= rows["encoder.layers.0"][phase]["total_ns"]
         assert rows["encoder"][phase]["total_ns"] <= rows[""][phase]["total_ns"]
+
+
+def test_leak_run_grows_a_mebibyte_a_step_on_rank_1_only():
+    data = SAMPLE_RUNS / "ddp_leak" / "plugins" / "tb_perf"
+    growth = {}
+    for path in sorted(data.glob("rank*.memory.jsonl")):
+        records = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+        assert [r["step"] for r in records] == list(range(60))
+        rss = [r["rss"] for r in records]
+        growth[path.name[:5]] = (rss[-1] - rss[10]) / (len(rss) - 11)
+    assert 0.8 * 2**20 < growth["rank1"] < 1.25 * 2**20
+    assert abs(growth["rank0"]) < 0.1 * 2**20
+    assert list(data.glob("rank*.system.jsonl"))
