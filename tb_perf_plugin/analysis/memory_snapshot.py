@@ -233,7 +233,8 @@ def _intervals(
         ],
     }
     return pd.DataFrame(
-        {c: np.concatenate([np.asarray(p) for p in columns[c]]) for c in ALLOCATION_COLUMNS}
+        {c: np.concatenate([np.asarray(p) for p in columns[c]]) for c in ALLOCATION_COLUMNS},
+        copy=False,
     ).astype({"stack": np.int32, "free_stack": np.int32})
 
 
@@ -323,7 +324,7 @@ def _series(allocations: pd.DataFrame, segments: pd.DataFrame, t_start: int) -> 
         "bytes": np.cumsum(np.concatenate(([a0], d_alloc))).astype(np.int64),
         "reserved_bytes": np.cumsum(np.concatenate(([r0], d_res))).astype(np.int64),
         "entry": np.concatenate(([-1], entry[order])).astype(np.int64),
-    })  # fmt: skip
+    }, copy=False)  # fmt: skip
 
 
 def allocation_timeline(snap: Snapshot, device: int) -> pd.DataFrame:
@@ -571,12 +572,35 @@ def _pixel_max(t: np.ndarray, v: np.ndarray, edges: np.ndarray) -> np.ndarray:
     if not len(t):
         return np.zeros(w, np.int64)
     at_start = np.searchsorted(t, edges[:-1], "right") - 1
-    out = np.where(at_start >= 0, v[np.maximum(at_start, 0)], 0)
+    out = np.where(at_start >= 0, v[np.maximum(at_start, 0)], 0).astype(np.int64)
     lo, hi = np.searchsorted(t, edges[0], "left"), np.searchsorted(t, edges[-1], "left")
     if hi > lo:
-        px = np.searchsorted(edges, t[lo:hi], "right") - 1
-        np.maximum.at(out, np.clip(px, 0, w - 1), v[lo:hi])
-    return out.astype(np.int64)
+        px = _pixel_of(t[lo:hi], edges)
+        first = np.flatnonzero(np.concatenate(([True], px[1:] != px[:-1])))
+        top = np.maximum.reduceat(v[lo:hi], first)
+        out[px[first]] = np.maximum(out[px[first]], top)
+    return out
+
+
+def _edges(t0: int, t1: int, width: int) -> np.ndarray:
+    """Pixel k of a tile covers [edges[k], edges[k+1]) with edges[k] = t0 + ceil(k (t1 - t0) /
+    width), in exact integer arithmetic."""
+    span = t1 - t0
+    return np.array([t0 + -(-k * span // width) for k in range(width + 1)], dtype=np.int64)
+
+
+def _pixel_of(t: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The pixel of each time in [edges[0], edges[-1]) (the last k with edges[k] <= t, i.e.
+    floor((t - t0) width / span)): integer arithmetic in one pass where it cannot overflow,
+    else in floats corrected by one pixel where rounding put a time across an edge."""
+    w = len(edges) - 1
+    t0, span = int(edges[0]), int(edges[-1]) - int(edges[0])
+    if span * w < 2**63:
+        return (t - t0) * w // span
+    px = np.clip(np.floor((t - t0) / (span / w)).astype(np.int64), 0, w - 1)
+    px += (px < w - 1) & (edges[np.minimum(px + 1, w)] <= t)
+    px -= (px > 0) & (edges[px] > t)
+    return px
 
 
 def _bands(
@@ -641,8 +665,7 @@ def snapshot_tile(
     d = _device(snap, device)
     a = d.allocations
     ns_per_px = (t1 - t0) / width
-    edges = t0 + np.ceil(np.arange(width + 1) * ns_per_px).astype(np.int64)
-    edges[-1] = t1
+    edges = _edges(t0, t1, width)
     t_alloc, t_free = a["t_alloc"].to_numpy(), a["t_free"].to_numpy()
     size = a["size"].to_numpy()
     vs, ve = np.maximum(t_alloc, t0), np.minimum(t_free, t1)

@@ -204,7 +204,9 @@ class _Stacks(dict):
         """Stack id of each frames list (None or empty: NO_STACK)."""
         list_ids = list(map(id, frame_lists))
         of_list = self._of_list
-        new = {k: v for k, v in zip(list_ids, frame_lists, strict=True) if k not in of_list}
+        new = dict(zip(list_ids, frame_lists, strict=True))
+        for known in [k for k in new if k in of_list]:
+            del new[known]
         try:
             keys = list(map(tuple, map(map, repeat(_FRAME_KEY), new.values())))
         except (KeyError, TypeError):
@@ -408,7 +410,8 @@ def _traces(traces: list[list[Any]], stacks: _Stacks) -> tuple[pd.DataFrame, str
     parts: dict[str, list[np.ndarray]] = {
         k: [] for k in ("device", "index", "action", "addr", "size", "stream", "stack")
     }
-    times: list[np.ndarray | None] = []
+    times: list[np.ndarray] = []
+    timed = True
     for device, entries in enumerate(traces):
         n = len(entries)
         try:
@@ -427,17 +430,24 @@ def _traces(traces: list[list[Any]], stacks: _Stacks) -> tuple[pd.DataFrame, str
         try:
             times.append(_int64(map(itemgetter("time_us"), entries), "trace time_us", n))
         except KeyError:
-            times.append(None)
-    columns = {k: np.concatenate(v) if v else np.zeros(0, np.int64) for k, v in parts.items()}
-    with_times = bool(times) and all(t is not None for t in times)
-    columns["t"] = np.concatenate(times) * 1000 if with_times else columns["index"]
-    trace = pd.DataFrame({k: v for k, v in columns.items() if k != "action"})
+            timed = False
+    columns = {k: _concatenate(v) for k, v in parts.items()}
+    with_times = bool(traces) and timed
+    columns["t"] = _concatenate(times) * 1000 if with_times else columns["index"]
+    # copy=False: pandas would otherwise copy same-dtype columns into one 2-D block
+    trace = pd.DataFrame({k: v for k, v in columns.items() if k != "action"}, copy=False)
     trace.insert(
         2,
         "action",
         pd.Categorical.from_codes(columns["action"].astype(np.int32), categories=list(actions)),
     )
     return trace, "ns" if with_times else "index"
+
+
+def _concatenate(parts: list[np.ndarray]) -> np.ndarray:
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
 def _optional(entries: list[dict], key: str, default: Any) -> list[Any]:

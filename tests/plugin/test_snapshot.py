@@ -394,8 +394,7 @@ def _check_geometry(tile):
     live then (stack order = id order)."""
     bands = tile["bands"]
     t0, t1, width = tile["t0"], tile["t1"], tile["width_px"]
-    edges = t0 + np.ceil(np.arange(width + 1) * ((t1 - t0) / width)).astype(np.int64)
-    edges[-1] = t1
+    edges = [t0 + -(-k * (t1 - t0) // width) for k in range(width + 1)]  # ceil, exactly
     steps = np.cumsum([0, *bands["steps"]])
     for k in range(1, width + 1, max(1, width // 97)):
         end = edges[k]
