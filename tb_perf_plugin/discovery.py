@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from .errors import TbPerfError
 from .ingest.meta import RankMeta, read_meta
+from .ingest.snapshot import is_snapshot_name
 
 PLUGIN_DIR = os.path.join("plugins", "tb_perf")
 LIVE_WINDOW_NS = 60 * 10**9  # a writer that wrote within this window and did not close is live
@@ -57,13 +58,16 @@ class Run:
 
     def snapshot_rank(self, path: str) -> int | None:
         """A snapshot's rank: its writer's (`<prefix>.snapshot.<region>.<n>.pickle`), else a
-        `rank<N>` / `worker<N>` in its name, else unknown."""
+        `rank<N>` / `worker<N>` in its name, else the run's only rank, else unknown."""
         base = os.path.basename(path)
         for writer in self.writers:
             if base.startswith(writer.prefix + "."):
                 return writer.rank
         match = _WORKER_RANK.search(base)
-        return int(match.group(1)) if match else None
+        if match:
+            return int(match.group(1))
+        ranks = self.ranks
+        return ranks[0] if len(ranks) == 1 else None
 
     def rank_from_trace_name(self, path: str) -> int:
         """`rank3.<ts>.pt.trace.json` or `worker_3...` is rank 3; other worker names are
@@ -114,10 +118,6 @@ def _is_trace(name: str) -> bool:
 
 def _within(path: str, real_root: str) -> bool:
     return os.path.commonpath([os.path.realpath(path), real_root]) == real_root
-
-
-def is_snapshot_name(name: str) -> bool:
-    return name.endswith((".pickle", ".pkl"))
 
 
 def discover_runs(logdir: str) -> dict[str, Run]:

@@ -77,6 +77,9 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/module_steps": self._serve_module_steps,
             "/memory": self._serve_memory,
             "/gpu": self._serve_gpu,
+            "/snapshot": self._serve_snapshot,
+            "/snapshot/tile": self._serve_snapshot_tile,
+            "/snapshot/allocation": self._serve_snapshot_allocation,
             "/timeline/meta": self._serve_timeline_meta,
             "/timeline/tiles": self._serve_timeline_tiles,
             "/timeline/event": self._serve_timeline_event,
@@ -147,6 +150,35 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_gpu(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         return _respond(request, self._service.gpu(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_snapshot(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        return _respond(request, self._service.snapshot(args.get("run"), args.get("file")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_snapshot_tile(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.snapshot_tile(
+            args.get("run"),
+            args.get("file"),
+            args.get("device"),
+            args.get("t0"),
+            args.get("t1"),
+            args.get("width"),
+        )
+        return _respond(request, body)
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_snapshot_allocation(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.snapshot_allocation(
+            args.get("run"), args.get("file"), args.get("device"), args.get("index")
+        )
+        return _respond(request, body)
 
     @wrappers.Request.application
     @_json_route

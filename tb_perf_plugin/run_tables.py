@@ -34,7 +34,7 @@ from .analysis.kernels import (
     kernel_events,
     trace_kernels,
 )
-from .analysis.memory import RankMemory, device_total, rank_memory
+from .analysis.memory import RankMemory, SnapshotFacts, device_total, rank_memory
 from .analysis.modules import (
     ModuleData,
     collector_module_data,
@@ -394,11 +394,18 @@ class RunAnalysis:
     devices: list[DeviceSeries]
     findings: list[Finding]
     memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler, per rank
+    snapshot_warnings: list[str] = field(default_factory=list)  # snapshots the findings skip
 
 
-def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
+def analyze_run(
+    run: Run,
+    tables: RunTables,
+    snapshots: list[SnapshotFacts] | None = None,
+    snapshot_warnings: list[str] | None = None,
+) -> RunAnalysis:
     """Breakdowns, operators, kernels, GPU metrics and findings (docs/ANALYSIS.md,
-    docs/FINDINGS.md) from a run's timer files and traces."""
+    docs/FINDINGS.md) from a run's record files and traces, and the facts of its newest
+    memory snapshot per rank (loaded by the caller, which keeps them cached)."""
     breakdowns = step_breakdowns(tables)
     memory = memory_by_rank(tables)
     step_times, data_spans, operators, profiling = {}, {}, {}, {}
@@ -440,8 +447,11 @@ def analyze_run(run: Run, tables: RunTables) -> RunAnalysis:
         step_times, data_spans, breakdowns, operators, aggregate_kernels(kernel_all),
         _sync_ns(tables, breakdowns), profiling,
         {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader}, memory,
+        snapshots or [],
     ))  # fmt: skip
-    return RunAnalysis(breakdowns, operator_all, kernel_all, devices, findings, memory)
+    return RunAnalysis(
+        breakdowns, operator_all, kernel_all, devices, findings, memory, snapshot_warnings or []
+    )
 
 
 def memory_by_rank(tables: RunTables) -> dict[int, RankMemory]:

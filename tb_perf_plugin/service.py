@@ -13,6 +13,7 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,16 +21,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .analysis import memory_snapshot
 from .analysis.breakdown import CATEGORIES
 from .analysis.findings import DEFAULT_THRESHOLDS
 from .analysis.kernels import aggregate_kernels, bucket_means
 from .analysis.memory import (
     RankMemory,
+    SnapshotFacts,
     bucket_size,
     bucketed,
     firsts,
     fragmentation,
     peak,
+    snapshot_facts,
     trend,
     warmup_count,
 )
@@ -44,9 +48,10 @@ from .analysis.operators import aggregate_operators
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, now_ns
-from .errors import InvalidArgument, NotFound, TbPerfError
+from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
+from .ingest.snapshot import Snapshot, read_snapshot
 from .run_tables import (
     RunAnalysis,
     RunTables,
@@ -68,6 +73,40 @@ MAX_OPERATOR_ROWS = 1000
 MAX_MODULE_ROWS = 5000
 MAX_STEP_MARKS = 500  # step boundaries drawn on the GPU tab's charts, per rank
 MEMORY_KINDS = ("memory_leak", "fragmentation", "memory_peak")
+CACHED_SNAPSHOTS = 4  # loaded snapshots kept (their tables take a few times the file's size)
+SNAPSHOT_ROWS = 50  # rows of each list the snapshot route answers with
+LARGEST_AT_PEAK = 10
+
+
+class SnapshotCache:
+    """The last few snapshots loaded, by path, size and modification time, so the viewer's
+    tile and allocation requests do not load the pickle again."""
+
+    def __init__(self, capacity: int = CACHED_SNAPSHOTS) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._loaded: OrderedDict[tuple, Snapshot] = OrderedDict()
+
+    def get(self, path: str, max_bytes: int) -> Snapshot:
+        """The snapshot at `path` (through the restricted unpickler; `errors.Unreadable` if it
+        cannot be read), from the cache while the file is unchanged."""
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise Unreadable(f"{os.path.basename(path)}: {exc.strerror or exc}") from None
+        key = (path, st.st_size, st.st_mtime_ns)
+        with self._lock:
+            if key in self._loaded:
+                self._loaded.move_to_end(key)
+                return self._loaded[key]
+        snapshot = read_snapshot(path, max_bytes)
+        with self._lock:
+            self._loaded[key] = snapshot
+            while len(self._loaded) > self.capacity:
+                self._loaded.popitem(last=False)
+        return snapshot
+
+
 INLINE_WAIT = -1.0  # as a `wait_s` argument: the service's inline_wait_s; None waits until done
 
 
@@ -146,7 +185,8 @@ class RunService:
         self._results: dict[tuple[str, str], tuple[tuple, Any]] = {}
         self._jobs: dict[tuple[str, str], _Job] = {}
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
-        self._file_reads: dict[str, Any] = {}  # last read of each timer and modules file
+        self._file_reads: dict[str, Any] = {}  # last read of each record file
+        self._snapshots = SnapshotCache()
 
     # --- discovery ---------------------------------------------------------------------------
 
@@ -242,10 +282,16 @@ class RunService:
         return self._result(run, "tables", signature, total, work, wait_s)
 
     def _from_tables(
-        self, run: Run, kind: str, build: Callable[[RunTables], Any], wait_s: float | None
+        self,
+        run: Run,
+        kind: str,
+        build: Callable[[RunTables], Any],
+        wait_s: float | None,
+        extra_signature: tuple = (),
     ) -> Any:
-        """`build(tables)` for this run version, as a job after the tables' own, cached."""
-        signature = run.signature()
+        """`build(tables)` for this run version (and of the files in `extra_signature`), as a
+        job after the tables' own, cached."""
+        signature = run.signature() + extra_signature
         tables = self.tables(run, wait_s)
         if isinstance(tables, Progress):
             return tables
@@ -279,8 +325,36 @@ class RunService:
         return _summary_json(run, tables, ranks, self.parse_rank(ranks, rank))
 
     def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis | Progress:
-        """The run's analysis (breakdowns, operators, kernels, findings), computed once."""
-        return self._from_tables(run, "analysis", lambda t: analyze_run(run, t), wait_s)
+        """The run's analysis (breakdowns, operators, kernels, findings), computed once per
+        version of its files and of the snapshots the memory findings read."""
+        snapshots = _newest_snapshots(run)
+        extra = tuple((p, *_file_version(p)) for _, p in snapshots)
+
+        def build(tables: RunTables) -> RunAnalysis:
+            facts, problems = self._snapshot_facts(run, snapshots)
+            return analyze_run(run, tables, facts, problems)
+
+        return self._from_tables(run, "analysis", build, wait_s, extra)
+
+    def _snapshot_facts(
+        self, run: Run, snapshots: list[tuple[int | None, str]]
+    ) -> tuple[list[SnapshotFacts], list[str]]:
+        """What the memory findings use of each snapshot, and why a snapshot was skipped."""
+        facts, problems = [], []
+        for rank, path in snapshots:
+            name = _relative(run, path)
+            try:
+                snap = self._snapshots.get(path, self.max_file_bytes)
+                facts.append(snapshot_facts(
+                    name, rank, memory_snapshot.snapshot_summary(snap),
+                    lambda d, snap=snap: memory_snapshot.by_first_user_frame(snap, d),
+                ))  # fmt: skip
+            except TbPerfError as exc:  # messages name the file: say where it is
+                folder = os.path.dirname(name)
+                named = exc.message.startswith(os.path.basename(path))
+                where = (f"{folder}/" if folder else "") if named else f"{name}: "
+                problems.append(f"snapshot {where}{exc.message}")
+        return facts, problems
 
     def _analysis_and_rank(
         self, run_name: str | None, rank: str | None, wait_s: float | None
@@ -570,7 +644,7 @@ class RunService:
             ],
             "findings": findings,
             "snapshots": _snapshots_json(run, selected),
-            "warnings": tables.memory_warnings,
+            "warnings": tables.memory_warnings + analysis.snapshot_warnings,
         }
 
     def gpu(
@@ -615,6 +689,103 @@ class RunService:
             "ranks": answers,
             "warnings": tables.memory_warnings,
         }
+
+    def _snapshot(
+        self, run_name: str | None, file: str | None, wait_s: float | None
+    ) -> tuple[Run, str, Snapshot | Progress]:
+        """The run's snapshot named `file` (its path relative to the run, as the memory route
+        lists it; looked up among the discovered files, never joined into a path), loaded
+        as a job: a large pickle answers with progress first."""
+        run = self.find_run(run_name)
+        if not file:
+            raise InvalidArgument("the 'file' parameter is required")
+        path = next((p for p in run.snapshots if _relative(run, p) == file), None)
+        if path is None:
+            raise NotFound(f"no memory snapshot {file!r} in run {run.name!r}")
+        version = _file_version(path)
+        result = self._result(
+            run, f"snapshot:{file}", (path, *version), max(version[0], 0),
+            lambda job: self._snapshots.get(path, self.max_file_bytes), self._wait(wait_s),
+        )  # fmt: skip
+        with self._lock:  # the snapshot cache keeps it (and lets it go)
+            self._results.pop((run.name, f"snapshot:{file}"), None)
+        return run, path, result
+
+    def snapshot(
+        self, run_name: str | None, file: str | None, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Any] | Progress:
+        """A memory snapshot's summary, its largest allocations at the peak, its bytes by first
+        user frame and its most fragmented segments (docs/HTTP_API.md)."""
+        run, path, snap = self._snapshot(run_name, file, wait_s)
+        if isinstance(snap, Progress):
+            return snap
+        summary = memory_snapshot.snapshot_summary(snap)
+        origin = summary["time"]["start"] if summary["time"] else 0
+        devices = []
+        for device in summary["devices"]:
+            index = device["device"]
+            frames = memory_snapshot.by_first_user_frame(snap, index)
+            largest = memory_snapshot.largest_at_peak(snap, index, LARGEST_AT_PEAK)
+            devices.append({
+                **_relative_times(device, origin),
+                "largest_at_peak": [_relative_allocation(a, origin) for a in largest],
+                "by_first_user_frame": frames[:SNAPSHOT_ROWS],
+                "frames_total": len(frames),
+            })  # fmt: skip
+        segments = memory_snapshot.fragmentation(snap)
+        return {
+            **_relative_times({k: v for k, v in summary.items() if k != "devices"}, origin),
+            "run": run.name,
+            "file": _relative(run, path),  # the summary's is the file's name
+            "rank": run.snapshot_rank(path),
+            "origin_ns": str(origin),
+            "devices": devices,
+            "free_segments": segments[:SNAPSHOT_ROWS],
+            "free_segments_total": len(segments),
+        }
+
+    def snapshot_tile(
+        self,
+        run_name: str | None,
+        file: str | None,
+        device: str | None,
+        t0: str | None,
+        t1: str | None,
+        width: str | None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        """The snapshot viewer's stacked live allocations for a window (times relative to the
+        snapshot route's `origin_ns`), at most 1 MB of JSON (docs/HTTP_API.md)."""
+        first, last = _int_param(t0, "t0"), _int_param(t1, "t1")
+        pixels = _int_param(width, "width", 1, memory_snapshot.MAX_WIDTH_PX)
+        if last <= first:
+            raise InvalidArgument(f"t1 ({last}) must be greater than t0 ({first})")
+        _, _, snap = self._snapshot(run_name, file, wait_s)
+        if isinstance(snap, Progress):
+            return snap
+        index = _snapshot_device(snap, device)
+        origin = _snapshot_origin(snap)
+        tile = memory_snapshot.snapshot_tile(snap, index, first + origin, last + origin, pixels)
+        bands = tile["bands"]
+        bands["start"] = [t - origin for t in bands["start"]]
+        bands["end"] = [t - origin for t in bands["end"]]
+        return {**tile, "t0": first, "t1": last}
+
+    def snapshot_allocation(
+        self,
+        run_name: str | None,
+        file: str | None,
+        device: str | None,
+        index: str | None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        """One allocation of the snapshot (a tile band's `id`): size, lifetime, stacks."""
+        number = _int_param(index, "index", 0)
+        _, _, snap = self._snapshot(run_name, file, wait_s)
+        if isinstance(snap, Progress):
+            return snap
+        details = memory_snapshot.allocation_details(snap, _snapshot_device(snap, device), number)
+        return _relative_allocation(details, _snapshot_origin(snap))
 
     def close(self) -> None:
         if self._pool is not None:
@@ -672,6 +843,68 @@ def _memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any
     }  # fmt: skip
 
 
+def _relative(run: Run, path: str) -> str:
+    return os.path.relpath(path, run.path).replace(os.sep, "/")
+
+
+def _file_version(path: str) -> tuple[int, int]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return (st.st_size, st.st_mtime_ns)
+
+
+def _newest_snapshots(run: Run) -> list[tuple[int | None, str]]:
+    """(rank, path) of the newest snapshot of each rank (of no known rank: one more)."""
+    newest: dict[int | None, tuple[int, str]] = {}
+    for path in run.snapshots:
+        rank, mtime = run.snapshot_rank(path), _file_version(path)[1]
+        if rank not in newest or mtime > newest[rank][0]:
+            newest[rank] = (mtime, path)
+    return [(rank, path) for rank, (_, path) in newest.items()]
+
+
+def _snapshot_origin(snap: Snapshot) -> int:
+    """Where the snapshot's times start (its trace's first time; 0 without a trace): times in
+    the snapshot routes are relative to it (Unix ns exceed JavaScript's exact integers)."""
+    times = [d["time"]["start"] for d in memory_snapshot.snapshot_summary(snap)["devices"]
+             if d["time"]]  # fmt: skip
+    return min(times, default=0)
+
+
+def _snapshot_device(snap: Snapshot, device: str | None) -> int:
+    number = _int_param(device, "device")
+    if number not in snap.devices:
+        raise InvalidArgument(f"device {number} is not in this snapshot (devices: {snap.devices})")
+    return number
+
+
+_TIME_KEYS = ("start", "end", "t_ns", "t_alloc", "t_free", "t_free_requested")
+
+
+def _relative_times(value: Any, origin: int) -> Any:
+    """A copy of a summary with its times relative to `origin`."""
+    if isinstance(value, dict):
+        return {
+            k: (
+                v - origin if k in _TIME_KEYS and isinstance(v, int) else _relative_times(v, origin)
+            )
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_relative_times(v, origin) for v in value]
+    return value
+
+
+def _relative_allocation(allocation: dict[str, Any], origin: int) -> dict[str, Any]:
+    """An allocation with times relative to `origin` (frames and sizes as they are)."""
+    return {
+        k: v - origin if k in _TIME_KEYS and isinstance(v, int) else v
+        for k, v in allocation.items()
+    }
+
+
 def _snapshots_json(run: Run, selected: int | None) -> list[dict[str, Any]]:
     """The run's snapshot files (of the selected rank, and those of no known rank)."""
     out = []
@@ -683,8 +916,8 @@ def _snapshots_json(run: Run, selected: int | None) -> list[dict[str, Any]]:
             st = os.stat(path)
         except OSError:
             continue
-        out.append({"file": os.path.relpath(path, run.path).replace(os.sep, "/"), "rank": rank,
-                    "bytes": st.st_size, "updated_ns": st.st_mtime_ns})  # fmt: skip
+        out.append({"file": _relative(run, path), "rank": rank, "bytes": st.st_size,
+                    "updated_ns": st.st_mtime_ns})  # fmt: skip
     return out
 
 

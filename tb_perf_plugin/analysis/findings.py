@@ -15,7 +15,16 @@ import numpy as np
 import pandas as pd
 
 from .breakdown import StepBreakdown
-from .memory import RankMemory, fragmentation, peak, steps_until, trend, warmup_count
+from .memory import (
+    RankMemory,
+    SnapshotDevice,
+    SnapshotFacts,
+    fragmentation,
+    peak,
+    steps_until,
+    trend,
+    warmup_count,
+)
 
 SCHEMA_VERSION = 1
 SEVERITIES = ("info", "warning", "critical")
@@ -116,6 +125,7 @@ class AnalysisInputs:
     profiler_steps: dict[int, set[int]] = field(default_factory=dict)
     loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's
     memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler records
+    snapshots: list[SnapshotFacts] = field(default_factory=list)  # the newest of each rank
 
 
 def _evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
@@ -467,6 +477,23 @@ def memory_text(n: float) -> str:
 _SERIES_LABEL = {"allocated": "allocated CUDA memory", "rss": "resident memory (RSS)"}
 
 
+def _snapshot_device(
+    inputs: AnalysisInputs, rank: int, device: str
+) -> tuple[SnapshotFacts, SnapshotDevice] | None:
+    """The rank's snapshot and its device `cuda:<i>` (its only device if that one is absent)."""
+    for facts in inputs.snapshots:
+        if facts.rank != rank or not facts.devices:
+            continue
+        index = int(device.partition(":")[2] or -1) if device.startswith("cuda") else -1
+        chosen = next((d for d in facts.devices if d.device == index), facts.devices[0])
+        return facts, chosen
+    return None
+
+
+def _frames_text(frames: list[tuple[str, int]]) -> str:
+    return "; ".join(f"{label} {memory_text(n)}" for label, n in frames)
+
+
 def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     """Memory that keeps growing step after step once warm-up is over: a significant robust
     trend (Mann-Kendall, Theil-Sen with Sen's interval above 0) that is also large."""
@@ -499,6 +526,10 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                 if left <= t.leak_critical_horizon * max(window, 1):
                     severity = "critical"
         label = _SERIES_LABEL[fit.series]
+        snapshot = _snapshot_device(inputs, rank, memory.device)
+        if snapshot is not None and snapshot[1].at_snapshot:
+            extra["live_at_snapshot"] = (_frames_text(snapshot[1].at_snapshot), "")
+            extra["snapshot"] = (snapshot[0].file, "")
         out.append(Finding(
             "memory_leak", severity,
             f"Rank {rank}'s {label} grows by {memory_text(fit.slope)} per step after warm-up",
@@ -524,9 +555,18 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     return out
 
 
+_FRAGMENTATION_FIX = (
+    "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True so segments grow instead of piling "
+    "up; keep tensor shapes stable (pad variable-length batches to a few sizes); free large "
+    "temporaries early. A memory snapshot shows the segments and the free blocks between live "
+    "allocations."
+)
+
+
 def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     """The CUDA caching allocator holds much more than the rank ever has allocated at once, or
-    had to free its cache and retry cudaMalloc."""
+    had to free its cache and retry cudaMalloc; from MemorySampler records, else from the
+    rank's snapshot (reserved against the most bytes live at once in its trace)."""
     out = []
     for rank, memory in sorted(inputs.memory.items()):
         skip = warmup_count(len(memory.steps), t.memory_warmup_fraction, t.memory_warmup_steps)
@@ -553,17 +593,48 @@ def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]
                       reserved=(round(found.reserved), "bytes"),
                       peak_allocated=(round(found.peak), "bytes"),
                       alloc_retries=(found.retries, ""), steps=(found.steps, "")),
-            "Set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True so segments grow instead of "
-            "piling up; keep tensor shapes stable (pad variable-length batches to a few "
-            "sizes); free large temporaries early. A memory snapshot shows the segments and "
-            "the free blocks between live allocations.",
+            _FRAGMENTATION_FIX,
             {"tab": "memory", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
         ))  # fmt: skip
+    recorded = {r for r, m in inputs.memory.items() if m.cuda}
+    for facts in inputs.snapshots:
+        if facts.rank in recorded:
+            continue  # the records say it step by step
+        for device in facts.devices:
+            unused = device.reserved - device.peak_live
+            share = unused / device.reserved if device.reserved else 0.0
+            if share < t.fragmentation_unused or unused < t.fragmentation_min_bytes:
+                continue
+            who = "Its" if facts.rank is None else f"Rank {facts.rank}'s"
+            out.append(Finding(
+                "fragmentation", "warning",
+                f"{who} CUDA allocator reserves {memory_text(unused)} ({share:.0%}) more "
+                f"than the most memory ever live in snapshot {facts.file}",
+                _evidence(unused_fraction=(share, "fraction"), unused=(unused, "bytes"),
+                          reserved=(device.reserved, "bytes"),
+                          peak_live=(device.peak_live, "bytes"),
+                          free_at_snapshot=(device.free_bytes, "bytes"),
+                          external_fragmentation=(device.external, "fraction"),
+                          snapshot=(facts.file, ""), device=(device.device, "")),
+                _FRAGMENTATION_FIX,
+                {"tab": "memory", "params": {"rank": facts.rank, "snapshot": facts.file}},
+                ranks=[] if facts.rank is None else [facts.rank],
+                scope=f"rank{facts.rank}" if facts.rank is not None else f"snapshot:{facts.file}",
+            ))  # fmt: skip
     return out
 
 
+_PEAK_FIX = (
+    "Lower the peak: a smaller micro-batch with gradient accumulation, activation "
+    "checkpointing, mixed precision (bf16/fp16), an optimizer with less state or sharded "
+    "(ZeRO/FSDP). A memory snapshot of the peak step shows what holds it."
+)
+
+
 def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
-    """The rank ran out of CUDA memory, or its peak came close to the device's capacity."""
+    """The rank ran out of CUDA memory, or its peak came close to the device's capacity (from
+    MemorySampler records); or a snapshot's trace holds an out-of-memory error. The rank's
+    snapshot names what held the peak, by first user frame."""
     out = []
     for rank, memory in sorted(inputs.memory.items()):
         found = peak(memory)
@@ -582,16 +653,37 @@ def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         if found.device_total:
             extra["device_total"] = (found.device_total, "bytes")
             extra["peak_share"] = (share, "fraction")
+        snapshot = _snapshot_device(inputs, rank, memory.device)
+        if snapshot is not None and snapshot[1].at_peak:
+            extra["held_at_peak"] = (_frames_text(snapshot[1].at_peak), "")
+            extra["snapshot"] = (snapshot[0].file, "")
         out.append(Finding(
             "memory_peak", severity, title,
             _evidence(peak_allocated=(round(found.bytes), "bytes"),
                       peak_step=(found.step, "step"), ooms=(found.ooms, ""), **extra),
-            "Lower the peak: a smaller micro-batch with gradient accumulation, activation "
-            "checkpointing, mixed precision (bf16/fp16), an optimizer with less state or "
-            "sharded (ZeRO/FSDP). A memory snapshot of the peak step shows what holds it.",
-            {"tab": "memory", "params": {"rank": rank}}, ranks=[rank], steps=[found.step],
-            scope=f"rank{rank}",
+            _PEAK_FIX, {"tab": "memory", "params": {"rank": rank}}, ranks=[rank],
+            steps=[found.step], scope=f"rank{rank}",
         ))  # fmt: skip
+    reported = {r for f in out for r in f.ranks}
+    for facts in inputs.snapshots:
+        if facts.rank in reported:
+            continue
+        for device in facts.devices:
+            if not device.ooms:
+                continue
+            who = "It" if facts.rank is None else f"Rank {facts.rank}"
+            out.append(Finding(
+                "memory_peak", "critical",
+                f"{who} ran out of CUDA memory in snapshot {facts.file}",
+                _evidence(peak_live=(device.peak_live, "bytes"),
+                          reserved=(device.reserved, "bytes"), ooms=(device.ooms, ""),
+                          held_at_peak=(_frames_text(device.at_peak), ""),
+                          snapshot=(facts.file, ""), device=(device.device, "")),
+                _PEAK_FIX,
+                {"tab": "memory", "params": {"rank": facts.rank, "snapshot": facts.file}},
+                ranks=[] if facts.rank is None else [facts.rank],
+                scope=f"rank{facts.rank}" if facts.rank is not None else f"snapshot:{facts.file}",
+            ))  # fmt: skip
     return out
 
 

@@ -6,6 +6,7 @@ significance, and the numbers of fragmentation and of the peak. Pure functions o
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -231,17 +232,20 @@ def peak(memory: RankMemory) -> Peak | None:
 def device_total(
     device: str, gpus: pd.DataFrame, rank: int, listed: dict[int, int | None]
 ) -> int | None:
-    """Bytes of memory of CUDA device `cuda:<i>`: GpuTracker's listing of that index in the
-    metadata (`listed`: index -> mem_total), else the largest `mem_total` its samples report.
-    NVML and CUDA number devices alike unless CUDA_VISIBLE_DEVICES reorders them."""
+    """Bytes of memory of CUDA device `cuda:<i>`, from GpuTracker: its metadata's listing
+    (`listed`: NVML index -> mem_total), else the `mem_total` its samples report. NVML numbers
+    devices ignoring CUDA_VISIBLE_DEVICES, so when the rank's GPUs differ in size the one with
+    NVML index i is taken; when they are all alike (the usual node), that size."""
     if not device.startswith("cuda"):
         return None
     index = int(device.partition(":")[2] or 0)
-    if listed.get(index):
-        return listed[index]
-    rows = gpus[(gpus["rank"] == rank) & (gpus["index"] == index)]["mem_total"]
-    rows = rows[np.isfinite(rows.to_numpy(np.float64))]
-    return int(rows.max()) if len(rows) else None
+    rows = gpus[gpus["rank"] == rank]
+    sampled = rows.groupby("index")["mem_total"].max().dropna()
+    totals = {int(i): int(v) for i, v in sampled.items()}
+    totals.update({i: int(v) for i, v in listed.items() if v})
+    if len(set(totals.values())) == 1:
+        return next(iter(totals.values()))
+    return totals.get(index)
 
 
 def bucket_size(n: int, max_points: int) -> int:
@@ -269,3 +273,65 @@ def bucketed(values: np.ndarray, bucket: int, how: str = "mean") -> np.ndarray:
 def firsts(values: np.ndarray, bucket: int) -> np.ndarray:
     """The first value of each bucket (steps and times of bucketed points)."""
     return np.asarray(values)[::bucket]
+
+
+TOP_FRAMES = 3  # first user frames a finding names
+
+
+@dataclass
+class SnapshotDevice:
+    """What the memory findings use of one device of a snapshot."""
+
+    device: int
+    reserved: int  # segments at the snapshot
+    allocated: int
+    peak_live: int  # the most bytes live at once in its trace (the allocations at the snapshot
+    # when it has no trace)
+    free_bytes: int  # reserved - allocated at the snapshot
+    external: float  # 1 - largest free block / free bytes
+    ooms: int  # `oom` entries of its trace
+    at_peak: list[tuple[str, int]]  # (first user frame, bytes live at the peak), largest first
+    at_snapshot: list[tuple[str, int]]  # (first user frame, bytes live at the snapshot)
+
+
+@dataclass
+class SnapshotFacts:
+    """One snapshot file, per device."""
+
+    file: str  # relative to the run
+    rank: int | None
+    devices: list[SnapshotDevice]
+
+
+def frame_label(row: dict) -> str:
+    """`model.py:39 (forward)`: a first user frame as findings name it (file name only)."""
+    frame = row.get("frame")
+    if not frame:
+        return str(row.get("label", "?"))
+    name = str(frame["filename"]).replace("\\", "/").rsplit("/", 1)[-1]
+    return f"{name}:{frame['line']} ({frame['name']})"
+
+
+def snapshot_facts(
+    file: str,
+    rank: int | None,
+    summary: dict,
+    frames: Callable[[int], list[dict]],
+) -> SnapshotFacts:
+    """The findings' view of a snapshot: `summary` is `snapshot_summary(snap)`, `frames(d)`
+    is `by_first_user_frame(snap, d)`."""
+    devices = []
+    for d in summary["devices"]:
+        rows = frames(d["device"])
+
+        def top(key: str, rows: list[dict] = rows) -> list[tuple[str, int]]:
+            ranked = sorted((r for r in rows if r[key] > 0), key=lambda r: -r[key])
+            return [(frame_label(r), int(r[key])) for r in ranked[:TOP_FRAMES]]
+
+        devices.append(SnapshotDevice(
+            d["device"], d["reserved_bytes"], d["allocated_bytes"],
+            max(d["peak"]["live_bytes"], d["allocated_bytes"]), d["fragmentation"]["free_bytes"],
+            d["fragmentation"]["external"], int(d["trace_entries"].get("oom", 0)),
+            top("peak_bytes"), top("snapshot_bytes"),
+        ))  # fmt: skip
+    return SnapshotFacts(file, rank, devices)

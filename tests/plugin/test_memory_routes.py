@@ -15,6 +15,7 @@ GIB, MIB = 1024**3, 1024**2
 DEVICE_TOTAL = 16 * GIB
 STEPS = 40
 LEAK_PER_STEP = 2 * MIB  # rank 0, after its first 4 steps
+SNAPSHOT_FILE = "plugins/tb_perf/rank0.node0.100.snapshot.step.0.pickle"
 
 
 def _meta(rank: int, prefix_pid: int, memory: dict | None, system: dict | None) -> dict:
@@ -91,7 +92,7 @@ def write_memory_run(run_dir: Path) -> None:
         _write(Path(f"{prefix}.system.jsonl"), "tb_perf.system", samples)
         memory_meta = {"device": "cuda:0", "reset_peak": False}
         Path(f"{prefix}.meta.json").write_text(json.dumps(_meta(rank, pid, memory_meta, system)))
-    (data / "rank0.node0.100.snapshot.step.0.pickle").write_bytes(b"not loaded by discovery")
+    (run_dir / SNAPSHOT_FILE).write_bytes(b"not loaded by discovery")
     (run_dir / "elsewhere").mkdir()
     (run_dir / "elsewhere" / "manual_dump.pkl").write_bytes(b"neither")
 
@@ -122,9 +123,15 @@ def test_memory_route_series_per_rank_and_step(memory_logdir, make_client):
                                 "share": rank0_memory(STEPS - 1)["peak"] / DEVICE_TOTAL,
                                 "ooms": 0}  # fmt: skip
     # the writer closed, so its cut-short last line is not one being written: reported
-    assert body["warnings"] == [
+    assert body["warnings"][0] == (
         "rank 0 (rank0.node0.100): the last line of rank0.node0.100.memory.jsonl is truncated "
         "(ignored)"
+    )
+    # the findings skip snapshots that cannot be read, and say so
+    assert body["warnings"][1:] == [
+        f"snapshot {name}: not a pickle file (snapshots are pickles of protocol 2 or newer, "
+        "which start with byte 0x80)"
+        for name in ("elsewhere/manual_dump.pkl", SNAPSHOT_FILE)
     ]
 
 
@@ -188,5 +195,5 @@ def test_unreadable_memory_file_is_a_warning(memory_logdir, make_client):
     path.write_text('{"schema": "tb_perf.memory", "version": 2}\n{"k": "mem"}\n')
     body = make_client(memory_logdir).json("memory", run="mem")
     assert [r["rank"] for r in body["ranks"]] == [0]
-    warning = body["warnings"][-1]
-    assert warning.startswith("rank 1") and "version 2 is not supported" in warning
+    (warning,) = [w for w in body["warnings"] if w.startswith("rank 1")]
+    assert "version 2 is not supported" in warning
