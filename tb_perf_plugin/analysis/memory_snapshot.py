@@ -24,6 +24,7 @@ Public API (formulas: docs/ANALYSIS.md, "Memory snapshots"; times are in the sna
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -390,6 +391,10 @@ def largest_at_peak(snap: Snapshot, device: int, n: int) -> list[dict[str, Any]]
 def by_first_user_frame(snap: Snapshot, device: int) -> list[dict[str, Any]]:
     """Allocations grouped by their first user frame: bytes and counts live at the peak, live
     at the snapshot, and allocated during the trace; largest at the peak first."""
+    return copy.deepcopy(_cached(snap, ("by_first_user_frame", device), _by_frame, device))
+
+
+def _by_frame(snap: Snapshot, device: int) -> list[dict[str, Any]]:
     d = _device(snap, device)
     a = d.allocations
     _, entry, _ = _peak(d)
@@ -494,6 +499,17 @@ def _totals(segments: pd.DataFrame, blocks: pd.DataFrame) -> dict[str, Any]:
 
 def snapshot_summary(snap: Snapshot) -> dict[str, Any]:
     """Totals over the whole snapshot and per device (JSON-ready)."""
+    return copy.deepcopy(_cached(snap, "summary", _summary))
+
+
+def _cached(snap: Snapshot, key: Any, compute: Any, *args: Any) -> Any:
+    """Results kept with the snapshot (it never changes); callers get copies."""
+    if key not in snap.derived:
+        snap.derived[key] = compute(snap, *args)
+    return snap.derived[key]
+
+
+def _summary(snap: Snapshot) -> dict[str, Any]:
     devices = []
     for device in snap.devices:
         segs = snap.segments[snap.segments["device"] == device]
