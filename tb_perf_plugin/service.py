@@ -941,10 +941,11 @@ def _system_json(
     for index in sorted(gpus["index"].unique().tolist()):
         rows = gpus[gpus["index"] == index].sort_values("t", kind="stable")
         every = bucket_size(len(rows), MAX_SERIES_POINTS)
-        values = {
-            name: _nullable(bucketed(rows[name].to_numpy(np.float64), every), 3)
-            for name in ("util", "mem_util", "mem_used", "mem_total", "power_w", "sm_clock_mhz",
-                         "temp_c", "pcie_tx", "pcie_rx")
+        values = {  # bytes as integers, the rest to 3 decimals
+            name: _nullable(bucketed(rows[name].to_numpy(np.float64), every), digits)
+            for name, digits in (("util", 3), ("mem_util", 3), ("mem_used", None),
+                                 ("mem_total", None), ("power_w", 3), ("sm_clock_mhz", 3),
+                                 ("temp_c", 3), ("pcie_tx", None), ("pcie_rx", None))
         }  # fmt: skip
         gpu_t = to_rank0(rows["t"].to_numpy(np.int64)) - origin
         devices.append({"index": int(index), "name": names.get(index), "bucket": every,

@@ -538,7 +538,7 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                       slope_high=(round(fit.high), "bytes/step"),
                       slope_first_half=(round(fit.half_slopes[0]), "bytes/step"),
                       slope_second_half=(round(fit.half_slopes[1]), "bytes/step"),
-                      p_value=(float(f"{fit.p_value:.3g}"), ""), series=(fit.series, ""),
+                      p_value=(f"{fit.p_value:.2g}", ""), series=(fit.series, ""),
                       start_level=(round(fit.start_level), "bytes"),
                       end_level=(round(fit.end_level), "bytes"),
                       growth=(round(growth), "bytes"),

@@ -24,8 +24,8 @@ def test_gpu_series_and_step_boundaries(memory_logdir, make_client):  # noqa: F8
     assert (device["index"], device["name"], device["bucket"]) == (0, "NVIDIA H100", 1)
     assert device["t_ns"] == [i * 10**9 // 4 for i in range(17)]
     assert device["util"] == [float(gpu_sample(i)["util"]) for i in range(17)]
-    assert device["mem_used"] == [float(5 * 1024**3 + i * MIB) for i in range(17)]
-    assert device["mem_total"] == [float(DEVICE_TOTAL)] * 17
+    assert device["mem_used"] == [5 * 1024**3 + i * MIB for i in range(17)]
+    assert device["mem_total"] == [DEVICE_TOTAL] * 17
     assert device["power_w"][0] == 250.5 and device["sm_clock_mhz"][0] == 1410
     assert device["temp_c"][0] == 60 and device["pcie_tx"] is None  # not sampled: null
     assert zero["cpu_pct"] == [99.5] * 17 and zero["rss"] == [3 * 1024**3] * 17

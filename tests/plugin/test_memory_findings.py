@@ -85,7 +85,7 @@ def test_leak_of_one_mib_per_step_is_found_with_its_slope():
     evidence = finding["evidence"] if isinstance(finding, dict) else finding.evidence
     assert evidence["slope"]["value"] == pytest.approx(MIB, rel=0.02)
     assert evidence["slope_low"]["value"] < MIB < evidence["slope_high"]["value"]
-    assert evidence["series"]["value"] == "rss" and evidence["p_value"]["value"] < 1e-6
+    assert evidence["series"]["value"] == "rss" and float(evidence["p_value"]["value"]) < 1e-6
     assert evidence["first_step"]["value"] == 6  # warm-up: 10 % of 60
     assert "device_total" not in evidence  # the host's memory is not known
     assert finding.severity == "warning" and finding.title.startswith("Rank 0's resident memory")
