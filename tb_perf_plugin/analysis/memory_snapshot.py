@@ -711,7 +711,9 @@ def snapshot_tile(
     by_size = np.argsort(-size[wide], kind="stable")
     cost = _band_costs(wide, size[wide], vs[wide], ve[wide], bands)[by_size]
     keys, first_use = np.unique(labels_of[by_size], return_index=True)
-    cost[first_use] += [len(json.dumps(_group_label(snap, int(k)))) + 2 for k in keys.tolist()]
+    cost[first_use] += np.array(
+        [len(json.dumps(_group_label(snap, int(k)))) + 2 for k in keys.tolist()], dtype=np.int64
+    )
     fits = int(np.searchsorted(np.cumsum(cost), budget, "right"))
     rows = wide
     if fits < len(wide):

@@ -188,6 +188,19 @@ class _Codes(dict):
         return code
 
 
+def _frame_key(filename: Any, line: Any, name: Any) -> tuple[str, int, str]:
+    """A frame as (str, int64, str): other values are shown as text, odd lines as 0."""
+    ok = isinstance(line, int) and -(2**63) <= line < 2**63
+    return str(filename), line if ok else 0, str(name)
+
+
+class _Actions(_Codes):
+    def __missing__(self, key: Any) -> int:
+        if not isinstance(key, str):
+            raise _NotASnapshot(f"a trace action is a {type(key).__name__}, not a string")
+        return super().__missing__(key)
+
+
 class _Stacks(dict):
     """Interns frames and stacks: maps a stack's content (a tuple of `(filename, line, name)`)
     to its id. torch shares one list per distinct stack (and one dict per distinct frame)
@@ -209,27 +222,28 @@ class _Stacks(dict):
             del new[known]
         try:
             keys = list(map(tuple, map(map, repeat(_FRAME_KEY), new.values())))
-        except (KeyError, TypeError):
-            keys = [self._frames_key(frames) for frames in new.values()]
-        of_list.update(zip(new, map(self.__getitem__, keys), strict=True))
+            stacks = list(map(self.__getitem__, keys))
+        except (KeyError, TypeError):  # missing keys, unhashable values, not lists of dicts
+            stacks = [self[self._frames_key(frames)] for frames in new.values()]
+        of_list.update(zip(new, stacks, strict=True))
         return np.fromiter(map(of_list.__getitem__, list_ids), np.int32, len(list_ids))
 
     @staticmethod
     def _frames_key(frames: Any) -> tuple:
-        """The slow path: frames lists with missing keys, None, or not lists at all."""
+        """The slow path: frames lists with missing keys or odd values (made plain), None."""
         if not frames:
             return ()
         if not isinstance(frames, list) or not all(isinstance(f, dict) for f in frames):
             raise _NotASnapshot("frames are not lists of dicts")
-        return tuple((f.get("filename", ""), f.get("line", 0), f.get("name", "")) for f in frames)
+        return tuple(
+            _frame_key(f.get("filename", ""), f.get("line", 0), f.get("name", "")) for f in frames
+        )
 
     def __missing__(self, key: tuple) -> int:
         if not key:
             self[key] = NO_STACK
             return NO_STACK
-        ids = []
-        for filename, line, name in key:
-            ids.append(self.frames[str(filename), line if isinstance(line, int) else 0, str(name)])
+        ids = [self.frames[_frame_key(*frame)] for frame in key]
         stack = self[key] = self.stacks[tuple(ids)]
         return stack
 
@@ -357,7 +371,6 @@ def _segments(
     )
     seg["is_expandable"] = np.asarray(seg_columns[8], dtype=bool)
     seg["stack"] = stacks.ids(seg_frames)
-    _fill_missing_sizes(seg, block_rows, states)
     block_columns = list(zip(*block_rows, strict=True)) or [()] * 5
     blocks = pd.DataFrame({
         "segment": np.asarray(block_columns[0], dtype=np.int32),
@@ -370,6 +383,7 @@ def _segments(
         np.asarray(block_columns[4], dtype=np.int32), categories=list(states)
     )
     blocks["stack"] = stacks.ids(block_frames)
+    _fill_missing_sizes(seg, blocks)
     hist_columns = list(zip(*hist_rows, strict=True)) or [()] * 3
     history = pd.DataFrame({
         "block": np.asarray(hist_columns[0], dtype=np.int64),
@@ -380,33 +394,28 @@ def _segments(
     return seg, blocks, history, legacy
 
 
-def _fill_missing_sizes(seg: pd.DataFrame, block_rows: list[tuple], states: _Codes) -> None:
+def _fill_missing_sizes(seg: pd.DataFrame, blocks: pd.DataFrame) -> None:
     """Segments written without allocated/active/requested sizes get them from their blocks."""
-    missing = (seg[["allocated_size", "active_size", "requested_size"]] < 0).to_numpy()
+    columns = ["allocated_size", "active_size", "requested_size"]
+    missing = (seg[columns] < 0).to_numpy()
     if not missing.any():
         return
-    n = len(seg)
-    allocated, active, requested = (
-        np.zeros(n, np.int64),
-        np.zeros(n, np.int64),
-        np.zeros(n, np.int64),
-    )
-    for s, _addr, size, req, state in block_rows:
-        if state == states["active_allocated"]:
-            allocated[s] += size
-            requested[s] += req
-        if state != states["inactive"]:
-            active[s] += size
-    for j, (column, values) in enumerate(
-        (("allocated_size", allocated), ("active_size", active), ("requested_size", requested))
-    ):
-        seg[column] = np.where(missing[:, j], values, seg[column].to_numpy())
+    state = blocks["state"].astype(str).to_numpy()
+    seg_of, size = blocks["segment"].to_numpy(), blocks["size"].to_numpy()
+    allocated = state == "active_allocated"
+    for j, values in enumerate((
+        np.where(allocated, size, 0), np.where(state != "inactive", size, 0),
+        np.where(allocated, blocks["requested_size"].to_numpy(), 0),
+    )):  # fmt: skip
+        total = np.zeros(len(seg), np.int64)
+        np.add.at(total, seg_of, values)
+        seg[columns[j]] = np.where(missing[:, j], total, seg[columns[j]].to_numpy())
 
 
 def _traces(traces: list[list[Any]], stacks: _Stacks) -> tuple[pd.DataFrame, str]:
     """All devices' trace entries in one table. Times: `time_us` x 1000 when every entry has
     one, else each entry's index in its device's list (`time_unit` "index")."""
-    actions = _Codes((a, i) for i, a in enumerate(ACTIONS))
+    actions = _Actions((a, i) for i, a in enumerate(ACTIONS))
     parts: dict[str, list[np.ndarray]] = {
         k: [] for k in ("device", "index", "action", "addr", "size", "stream", "stack")
     }
@@ -422,7 +431,9 @@ def _traces(traces: list[list[Any]], stacks: _Stacks) -> tuple[pd.DataFrame, str
         except KeyError as exc:
             raise _NotASnapshot(f"a trace entry has no {exc}") from None
         except TypeError:
-            raise _NotASnapshot("device_traces entries are not dicts") from None
+            raise _NotASnapshot(
+                "device_traces entries are not dicts with a string action and integers"
+            ) from None
         parts["stream"].append(_int64(_optional(entries, "stream", 0), "trace stream", n))
         parts["stack"].append(stacks.ids(_optional(entries, "frames", ())))
         parts["device"].append(np.full(n, device, np.int32))
@@ -464,11 +475,10 @@ def _annotations(annotations: Any) -> pd.DataFrame:
     if isinstance(annotations, list):
         for a in annotations:
             if isinstance(a, dict):
-                t = a.get("time_us")
+                t = _small_int(a.get("time_us"), -1)
                 rows.append((
-                    int(a.get("device", 0)) if isinstance(a.get("device", 0), int) else 0,
-                    str(a.get("stage", "")), str(a.get("name", "")),
-                    t * 1000 if isinstance(t, int) else -1,
+                    _small_int(a.get("device"), 0), str(a.get("stage", "")),
+                    str(a.get("name", "")), t * 1000 if t >= 0 else -1,
                 ))  # fmt: skip
     columns = list(zip(*rows, strict=True)) or [()] * 4
     return pd.DataFrame({
@@ -477,6 +487,11 @@ def _annotations(annotations: Any) -> pd.DataFrame:
         "name": pd.array(list(columns[2]), dtype=object),
         "t": np.asarray(columns[3], dtype=np.int64),
     })  # fmt: skip
+
+
+def _small_int(value: Any, default: int) -> int:
+    """An integer that stays within int64 even in ns (x 1000), else `default`."""
+    return value if isinstance(value, int) and -(2**53) <= value < 2**53 else default
 
 
 def _plain(value: Any, depth: int = 0) -> Any:

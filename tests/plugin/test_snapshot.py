@@ -168,9 +168,13 @@ def test_pending_free_blocks_and_requests(tmp_path):
             {"action": "free_requested", "addr": 5120, "size": 1024, "stream": 0,
              "time_us": 12, "frames": []},
         ]],
+        "external_annotations": [{"device": 1, "stage": "START", "name": "fwd", "time_us": 11}],
     }  # fmt: skip
     snap = read_snapshot(_write(tmp_path, "pending.pickle", snapshot), LIMIT)
-    assert snap.devices == [0, 1]
+    assert snap.devices == [0, 1] and snap.format == "2.5+"
+    assert snap.annotations.to_dict("records") == [
+        {"device": 1, "stage": "START", "name": "fwd", "t": 11_000}
+    ]
     summary = M.snapshot_summary(snap)
     assert (summary["active_blocks"], summary["pending_free_blocks"]) == (2, 1)
     assert summary["inactive_blocks"] == 1 and summary["largest_block"]["size"] == 1024
@@ -246,6 +250,57 @@ def test_broken_files_give_clear_errors(shared_data, tmp_path):
     huge = {"segments": [{"address": 1 << 70, "total_size": 1, "blocks": []}]}
     assert "64-bit" in _unreadable(_write(tmp_path, "h.pickle", huge))
     assert "cannot be read" in _unreadable(tmp_path / "missing.pickle")
+
+
+def _mutations(snapshot, rng, count):
+    """Copies of `snapshot` with one to three values (anywhere in it) replaced or deleted."""
+    odd = [None, 0, -1, 1 << 70, "x", [], {}, [1, 2], {"a": 1}, 3.5, True, (1, 2), b"z"]
+
+    def places(node, where=()):
+        yield where
+        if isinstance(node, (dict, list)):
+            for key, child in node.items() if isinstance(node, dict) else enumerate(node[:3]):
+                yield from places(child, (*where, key))
+
+    spots = [w for w in places(snapshot) if w]
+    for _ in range(count):
+        copy = pickle.loads(pickle.dumps(snapshot))
+        for where in rng.sample(spots, rng.randint(1, 3)):
+            parent = copy
+            try:
+                for key in where[:-1]:
+                    parent = parent[key]
+                if isinstance(parent, dict) and rng.random() < 0.2:
+                    del parent[where[-1]]
+                else:
+                    parent[where[-1]] = rng.choice(odd)
+            except (KeyError, IndexError, TypeError):
+                pass  # an earlier change removed the path
+        yield copy
+
+
+@pytest.mark.parametrize("relative", [SILMONT, OOM], ids=["silmont", "oom"])
+def test_mangled_snapshots_never_crash(shared_data, tmp_path, relative):
+    """Odd values anywhere: a clear Unreadable, or tables every analysis function accepts."""
+    rng = random.Random(7)
+    loaded = 0
+    for i, mangled in enumerate(_mutations(_raw(shared_data / relative), rng, 80)):
+        path = _write(tmp_path, f"m{i}.pickle", mangled)
+        try:
+            snap = read_snapshot(path, LIMIT)
+        except Unreadable as exc:
+            assert "not a CUDA memory snapshot (" in exc.message
+            continue
+        loaded += 1
+        summary = M.snapshot_summary(snap)
+        json.dumps(summary)
+        M.fragmentation(snap)
+        for device in snap.devices:
+            M.by_first_user_frame(snap, device)
+            M.largest_at_peak(snap, device, 3)
+            time = summary["time"] or {"start": 0, "end": 1}
+            json.dumps(M.snapshot_tile(snap, device, time["start"], time["end"], 300))
+    assert loaded > 10
 
 
 def test_size_limit(shared_data):
