@@ -9,6 +9,8 @@ export interface LineSeries {
   /** Ascending. */
   x: readonly number[];
   y: readonly number[];
+  /** Drawn dashed (a fitted line rather than data). */
+  dashed?: boolean;
 }
 
 export interface LineChartOptions {
@@ -21,6 +23,9 @@ export interface LineChartOptions {
   /** Labels of the y axis, given all its ticks so they can share a unit. */
   yTickFormat: (ticks: readonly number[]) => (y: number) => string;
   testId: string;
+  /** x positions marked by thin vertical lines (e.g. step boundaries). */
+  markers?: readonly number[];
+  markerLabel?: string;
 }
 
 const MARGIN = { top: 10, right: 16, bottom: 38, left: 68 };
@@ -149,6 +154,16 @@ function drawPlot(options: LineChartOptions, width: number, tooltip: HTMLElement
     ),
   );
 
+  if (options.markers?.length) {
+    const marks = svg("g", { class: "chart-markers", "data-testid": `${options.testId}-markers` });
+    for (const x of options.markers) {
+      if (x < xAxis.min || x > xAxis.max) continue;
+      const at = px(x).toFixed(1);
+      marks.append(svg("line", { class: "chart-mark", x1: at, x2: at, y1: MARGIN.top, y2: bottom }));
+    }
+    root.append(marks);
+  }
+
   for (const s of series) {
     const points = s.x.map((x, i) => `${px(x).toFixed(1)},${py(s.y[i] ?? 0).toFixed(1)}`);
     // A single point has no line to draw; a dot keeps it visible.
@@ -162,7 +177,7 @@ function drawPlot(options: LineChartOptions, width: number, tooltip: HTMLElement
             "data-series": s.label,
           })
         : svg("polyline", {
-            class: "chart-line",
+            class: s.dashed ? "chart-line chart-dashed" : "chart-line",
             points: points.join(" "),
             stroke: s.color,
             "data-series": s.label,
@@ -240,13 +255,16 @@ export function lineChart(options: LineChartOptions): HTMLElement {
     "data-testid": `${options.testId}-tooltip`,
   });
   tooltip.hidden = true;
-  const plot = h("div", { class: "chart-plot" }, tooltip);
+  const plot = h("div", { class: "chart-plot", style: `min-height:${options.height}px` }, tooltip);
   const legend = h(
     "ul",
     { class: "chart-legend" },
     ...options.series.map((s) =>
       h("li", {}, h("span", { class: "swatch", style: `background:${s.color}` }), s.label),
     ),
+    options.markers?.length && options.markerLabel
+      ? h("li", {}, h("span", { class: "swatch chart-mark-swatch" }), options.markerLabel)
+      : null,
   );
   let drawnWidth = 0;
   // The iframe is hidden on tab switches (width 0): draw only once there is room.

@@ -4,6 +4,8 @@ import { kernelsDashboard } from "./analysis/kernels";
 import { modulesDashboard } from "./analysis/modules";
 import { operatorsDashboard } from "./analysis/operators";
 import type { Dashboard } from "./dashboard";
+import { gpuDashboard } from "./gpu/dashboard";
+import { memoryDashboard } from "./memory/dashboard";
 import { overviewDashboard } from "./overview";
 import { timelineDashboard } from "./timeline/dashboard";
 
@@ -13,4 +15,6 @@ export const DASHBOARDS: readonly Dashboard[] = [
   operatorsDashboard,
   kernelsDashboard,
   modulesDashboard,
+  memoryDashboard,
+  gpuDashboard,
 ];

@@ -70,3 +70,36 @@ export function formatTimestamp(ns: number): string {
   const decimals = Math.round(Math.log10(scale));
   return `${(ns / scale).toFixed(decimals)} ${unit}`;
 }
+
+const IEC_UNITS: readonly [number, string][] = [
+  [1024 ** 4, "TiB"],
+  [1024 ** 3, "GiB"],
+  [1024 ** 2, "MiB"],
+  [1024, "KiB"],
+  [1, "B"],
+];
+
+/** Memory in binary units, as allocators and nvidia-smi count it (1.00 MiB = 1048576 B). */
+export function formatMemory(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined || !Number.isFinite(bytes)) return "—";
+  const [scale, unit] = IEC_UNITS.find(([s]) => Math.abs(bytes) >= s) ?? [1, "B"];
+  return scale === 1 ? `${Math.round(bytes)} B` : `${threeDigits(bytes / scale)} ${unit}`;
+}
+
+/** Memory axis labels in one shared binary unit, with the decimals the tick spacing needs. */
+export function memoryTickFormat(ticks: readonly number[]): (bytes: number) => string {
+  const largest = Math.max(0, ...ticks.map(Math.abs));
+  const [scale, unit] = IEC_UNITS.find(([s]) => largest >= s) ?? [1, "B"];
+  const spacing = ticks.length > 1 ? Math.abs((ticks[1] ?? 0) - (ticks[0] ?? 0)) / scale : 1;
+  const decimals = Math.min(3, Math.max(0, -Math.floor(Math.log10(spacing))));
+  return (bytes) => `${(bytes / scale).toFixed(decimals)} ${unit}`;
+}
+
+/** Plain numbers on an axis (%, W, MHz, °C), with the decimals the tick spacing needs. */
+export function numberTickFormat(suffix: string): (ticks: readonly number[]) => (v: number) => string {
+  return (ticks) => {
+    const spacing = ticks.length > 1 ? Math.abs((ticks[1] ?? 0) - (ticks[0] ?? 0)) : 1;
+    const decimals = Math.min(3, Math.max(0, -Math.floor(Math.log10(spacing || 1))));
+    return (v) => `${v.toFixed(decimals)}${suffix}`;
+  };
+}

@@ -2,7 +2,9 @@
 `memory_leak` with the leak's size per step; the same loop without the leak gets no memory
 finding. Each loop runs in its own process (its RSS is the process's):
 
-    python tests/plugin/test_memory_leak.py RUN_DIR LEAK_BYTES [STEPS]
+    python tests/plugin/test_memory_leak.py RUN_DIR LEAK_BYTES [STEPS [INTERVAL_S]]
+
+With INTERVAL_S, GpuTracker samples the process (and GPUs, where NVML has some) that often.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ LEAK_BYTES = 1024**2  # one tensor of 1 MiB kept every step
 STEPS = 60
 
 
-def train(run_dir: Path, leak_bytes: int, steps: int = STEPS) -> None:
+def train(
+    run_dir: Path, leak_bytes: int, steps: int = STEPS, interval_s: float | None = None
+) -> None:
     """A small MLP trained on random batches; every step keeps `leak_bytes` of tensor alive
     (the way a list of losses with their graphs would)."""
+    import contextlib
+
     import torch
 
-    from collectors import MemorySampler, MyTimer
+    from collectors import GpuTracker, MemorySampler, MyTimer
 
     torch.manual_seed(0)
     torch.set_num_threads(1)
@@ -31,7 +37,11 @@ def train(run_dir: Path, leak_bytes: int, steps: int = STEPS) -> None:
     )
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     kept = []
-    with MyTimer(run_dir, gpu=False) as timer, MemorySampler(timer):
+    with contextlib.ExitStack() as stack:
+        timer = stack.enter_context(MyTimer(run_dir, gpu=False))
+        stack.enter_context(MemorySampler(timer))
+        if interval_s is not None:
+            stack.enter_context(GpuTracker(timer.writer, interval_s=interval_s))
         for _ in range(steps):
             with timer.range("forward"):
                 x, y = torch.randn(64, 256), torch.randint(0, 10, (64,))
@@ -46,10 +56,15 @@ def train(run_dir: Path, leak_bytes: int, steps: int = STEPS) -> None:
             timer.step()
 
 
-def run_loops(logdir: Path, scenarios: dict[str, int], steps: int = STEPS) -> None:
-    """One process per scenario (run name -> leaked bytes per step), two at a time."""
+def run_loops(
+    logdir: Path, scenarios: dict[str, int], steps: int = STEPS, interval_s: float | None = None
+) -> None:
+    """One process per scenario (run name -> leaked bytes per step), all at once."""
+    extra = [] if interval_s is None else [str(interval_s)]
     procs = [
-        subprocess.Popen([sys.executable, __file__, str(logdir / name), str(leak), str(steps)])
+        subprocess.Popen(
+            [sys.executable, __file__, str(logdir / name), str(leak), str(steps), *extra]
+        )
         for name, leak in scenarios.items()
     ]
     assert [p.wait(timeout=300) for p in procs] == [0] * len(procs)
@@ -87,4 +102,8 @@ def test_same_loop_without_leak_is_quiet(loop_logdir, make_client):
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    train(Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else STEPS)
+    args = sys.argv[1:]
+    train(
+        Path(args[0]), int(args[1]), int(args[2]) if len(args) > 2 else STEPS,
+        float(args[3]) if len(args) > 3 else None,
+    )  # fmt: skip

@@ -3,7 +3,7 @@
 
 import type { NavigationParams } from "../dashboard";
 import { h } from "../dom";
-import { formatDuration } from "../format";
+import { formatDuration, formatMemory } from "../format";
 import type { Finding } from "./types";
 
 const TAB_LABELS: Record<string, string> = {
@@ -11,6 +11,8 @@ const TAB_LABELS: Record<string, string> = {
   timeline: "Timeline",
   operators: "Operators",
   kernels: "Kernels",
+  memory: "Memory",
+  gpu: "GPU",
 };
 
 function evidenceValue(value: number | string, unit: string): string {
@@ -19,6 +21,8 @@ function evidenceValue(value: number | string, unit: string): string {
   if (unit === "fraction") return `${(value * 100).toFixed(1)} %`;
   if (unit === "x") return `${value.toFixed(2)}×`;
   if (unit === "%") return `${value.toFixed(1)} %`;
+  if (unit === "bytes") return formatMemory(value);
+  if (unit === "bytes/step") return `${formatMemory(value)} per step`;
   return String(value);
 }
 

@@ -1,0 +1,68 @@
+// Fetching the memory, gpu and snapshot routes; each answers 202 with progress while loading.
+
+import { getJson, type ProgressListener } from "../api";
+import type {
+  AllocationDetails,
+  GpuAnswer,
+  MemoryAnswer,
+  SnapshotAnswer,
+  SnapshotTile,
+} from "./types";
+
+function query(run: string, extra: Record<string, string | number | null> = {}): string {
+  const params = new URLSearchParams({ run });
+  for (const [key, value] of Object.entries(extra)) {
+    if (value !== null) params.set(key, String(value));
+  }
+  return params.toString();
+}
+
+export function fetchMemory(
+  run: string,
+  rank: number | null,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<MemoryAnswer> {
+  return getJson(`./memory?${query(run, { rank })}`, signal, onProgress);
+}
+
+export function fetchGpu(
+  run: string,
+  rank: number | null,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<GpuAnswer> {
+  return getJson(`./gpu?${query(run, { rank })}`, signal, onProgress);
+}
+
+export function fetchSnapshot(
+  run: string,
+  file: string,
+  signal: AbortSignal,
+  onProgress?: ProgressListener,
+): Promise<SnapshotAnswer> {
+  return getJson(`./snapshot?${query(run, { file })}`, signal, onProgress);
+}
+
+export function fetchSnapshotTile(
+  run: string,
+  file: string,
+  device: number,
+  t0: number,
+  t1: number,
+  width: number,
+  signal: AbortSignal,
+): Promise<SnapshotTile> {
+  const params = query(run, { file, device, t0, t1, width });
+  return getJson(`./snapshot/tile?${params}`, signal);
+}
+
+export function fetchAllocation(
+  run: string,
+  file: string,
+  device: number,
+  index: number,
+  signal: AbortSignal,
+): Promise<AllocationDetails> {
+  return getJson(`./snapshot/allocation?${query(run, { file, device, index })}`, signal);
+}
