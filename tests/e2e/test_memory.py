@@ -1,0 +1,104 @@
+"""The Memory and GPU tabs in the real TensorBoard UI, on a logdir of real short CPU training
+loops (MyTimer + MemorySampler + GpuTracker): the curve and the leak finding with its fitted
+line, the GPU tab's reason for having no GPU data (or its curves where NVML has a GPU), and the
+snapshot viewer on a real snapshot (zoom, a click shows an allocation's details)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import SHARED_DATA
+from tests.plugin.test_memory_leak import LEAK_BYTES, run_loops
+
+pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
+
+PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
+MAGMA = SHARED_DATA / "memory_snapshots/MAGMA27__assignment2-systems/memory_snapshot.pickle"
+
+
+def _memory_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`leak`: a loop keeping 1 MiB a step, with GpuTracker sampling every 20 ms; `snap`: a
+    run holding a real memory snapshot (when ../shared/data is there)."""
+    logdir = tmp_path_factory.mktemp("memory_logdir")
+    run_loops(logdir, {"leak": LEAK_BYTES}, steps=60, interval_s=0.02)
+    if MAGMA.is_file():
+        (logdir / "snap").mkdir()
+        (logdir / "snap" / "events.out.tfevents.1.host.1").write_bytes(b"")
+        shutil.copyfile(MAGMA, logdir / "snap" / "memory_snapshot.pickle")
+    return logdir
+
+
+def open_tab(page: Page, server, run: str, tab: str) -> FrameLocator:
+    page.goto(f"{server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("run-select").select_option(run)
+    plugin.get_by_test_id(f"tab-{tab}").click()
+    expect(plugin.get_by_test_id(tab)).to_be_visible()
+    return plugin
+
+
+@pytest.mark.parametrize("tensorboard_server", [_memory_logdir], ids=["memory"], indirect=True)
+def test_memory_tab_shows_the_curve_and_the_leak(page, tensorboard_server):
+    plugin = open_tab(page, tensorboard_server, "leak", "memory")
+    answer = tensorboard_server.get_json("memory?run=leak")
+    leak = plugin.locator('[data-testid=finding][data-kind="memory_leak"]')
+    expect(leak).to_have_count(1)
+    expect(leak).to_contain_text("resident memory (RSS) grows by")
+    chart = plugin.get_by_test_id("memory-step-chart")
+    expect(chart.locator('polyline[data-series="RSS"]')).to_have_count(1)
+    points = chart.locator('polyline[data-series="RSS"]').get_attribute("points")
+    assert len(points.split()) == len(answer["ranks"][0]["steps"])
+    trend = chart.locator("polyline.chart-dashed")  # the fitted line of the leak
+    expect(trend).to_have_count(1)
+    expect(trend).to_have_attribute("data-series", re.compile(r"^leak trend \(1\.\d+ MiB/step\)$"))
+    expect(plugin.get_by_test_id("memory-time-chart")).to_be_visible()
+    slope = plugin.locator('[data-testid=memory-rank-row] td[data-column="slope"]')
+    assert float(slope.get_attribute("data-value")) == answer["ranks"][0]["trend"]["slope"]
+    expect(plugin.get_by_test_id("no-snapshots")).to_be_visible()
+
+
+@pytest.mark.parametrize("tensorboard_server", [_memory_logdir], ids=["memory"], indirect=True)
+def test_gpu_tab_says_why_there_is_no_gpu_data(page, tensorboard_server):
+    plugin = open_tab(page, tensorboard_server, "leak", "gpu")
+    answer = tensorboard_server.get_json("gpu?run=leak")
+    if answer["gpu_reason"] is None:  # a machine where NVML sees a GPU
+        expect(plugin.get_by_test_id("gpu-util-chart")).to_be_visible()
+    else:
+        expect(plugin.get_by_test_id("gpu-reason")).to_contain_text(answer["gpu_reason"])
+        expect(plugin.get_by_test_id("gpu-util-chart")).to_have_count(0)
+    # the process side either way, with the steps marked
+    cpu = plugin.get_by_test_id("cpu-chart")
+    expect(cpu.locator('polyline[data-series="this process"]')).to_have_count(1)
+    assert cpu.locator("line.chart-mark").count() > 0
+    expect(plugin.get_by_test_id("cpu-rss-chart")).to_be_visible()
+
+
+@pytest.mark.parametrize("tensorboard_server", [_memory_logdir], ids=["memory"], indirect=True)
+def test_snapshot_viewer_zooms_and_shows_an_allocation(page, tensorboard_server):
+    if not MAGMA.is_file():
+        pytest.skip(f"real test data not found at {MAGMA}")
+    plugin = open_tab(page, tensorboard_server, "snap", "memory")
+    expect(plugin.get_by_test_id("snapshot-select")).to_have_value("memory_snapshot.pickle")
+    expect(plugin.get_by_test_id("peak-frame").first).to_contain_text("model.py:39 (forward)")
+    status = plugin.get_by_test_id("snapshot-status")
+    expect(status).to_contain_text("allocations drawn")
+    before = status.text_content()
+    canvas = plugin.get_by_test_id("snapshot-canvas")
+    canvas.scroll_into_view_if_needed()
+    box = canvas.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 100)
+    page.mouse.wheel(0, -600)  # zoom in around the middle
+    expect(status).not_to_have_text(before)
+    plugin.get_by_test_id("snapshot-reset").click()
+    expect(status).to_have_text(before)
+    # the lowest block in the middle: an allocation live throughout, at the bottom
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] - 22)
+    details = plugin.get_by_test_id("snapshot-allocation")
+    expect(details).to_contain_text("Allocation")
+    expect(details.locator('[data-field="size"]')).to_contain_text("B)")
+    expect(details.locator('[data-field="lifetime"]')).to_be_visible()
