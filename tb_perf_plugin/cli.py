@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from .analysis.findings import memory_text
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import KINDS
 from .export import export_trace
@@ -180,9 +181,51 @@ def _modules_text(modules: dict[str, Any], fmt: str, limit: int) -> str:
     return "\n".join([heading, intro, *notes]) + "\n\n" + table(header, rows, left=2)
 
 
+def _memory_line(rank: dict[str, Any]) -> str:
+    """One rank's memory in a line: its peak, RSS from first to last sample, the trend the
+    leak rule fits, reserved memory above the peak."""
+    parts = [f"rank {rank['rank']} ({rank['device']})"]
+    top = rank["max_peak"]
+    if top is not None:
+        total = rank["device_total"]
+        of = f" = {top['share']:.0%} of {memory_text(total)}" if top["share"] else ""
+        parts.append(f"peak allocated {memory_text(top['bytes'])} at step {top['step']}{of}")
+    if rank["rss_first"] is not None:
+        parts.append(f"RSS {memory_text(rank['rss_first'])} -> {memory_text(rank['rss_last'])}")
+    trend = rank["trend"]
+    if trend is not None:
+        leak = " (memory_leak)" if trend["leak"] else ""
+        parts.append(f"{trend['series']} trend {memory_text(trend['slope'])}/step{leak}")
+    if rank["fragmentation"] is not None:
+        parts.append(f"reserved above peak {memory_text(rank['fragmentation']['unused'])}")
+    return ", ".join(parts)
+
+
+def _memory_text(memory: list[dict[str, Any]], fmt: str) -> str:
+    heading = "## Memory" if fmt == "md" else "memory:"
+    bullet = "-" if fmt == "md" else "*"
+    return "\n".join([heading, *(f"{bullet} {_memory_line(rank)}" for rank in memory)])
+
+
+def memory_summary(memory: dict[str, Any]) -> list[dict[str, Any]]:
+    """The memory route's ranks without their series (RSS: its first and last sample), as
+    `analyze` reports them."""
+    series = {"steps", "t_ns", "allocated", "reserved", "peak", "rss", "bucket"}
+    out = []
+    for rank in memory["ranks"]:
+        rss = [v for v in rank["rss"] or [] if v is not None]
+        out.append({
+            **{k: v for k, v in rank.items() if k not in series},
+            "rss_first": rss[0] if rss else None,
+            "rss_last": rss[-1] if rss else None,
+        })  # fmt: skip
+    return out
+
+
 def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
-    """The analyze report; `summary` is the summary route's answer plus "findings" and
-    "modules" (the modules route's answer, `None` for a run without module calls)."""
+    """The analyze report; `summary` is the summary route's answer plus "findings",
+    "modules" (the modules route's answer, `None` for a run without module calls) and
+    "memory" (`memory_summary` of the memory route, `[]` without MemorySampler records)."""
     if fmt == "json":
         return json.dumps(summary, indent=2)
     table = _md_table if fmt == "md" else _text_table
@@ -198,6 +241,8 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
         table(*_rank_rows(summary)),
         table(*_summary_rows(summary, limit)),
     ]
+    if summary["memory"]:
+        parts.append(_memory_text(summary["memory"], fmt))
     if summary["modules"] is not None:
         parts.append(_modules_text(summary["modules"], fmt, limit))
     if summary["warnings"]:
@@ -211,6 +256,7 @@ def _analyze(args: argparse.Namespace) -> int:
         summary = service.summary(name, args.rank, wait_s=None)
         findings = service.findings(name, wait_s=None)["findings"]
         modules = service.modules(name, args.rank, wait_s=None)
+        memory = service.memory(name, args.rank, wait_s=None)
     finally:
         service.close()
     if summary["rank"] is not None:
@@ -220,6 +266,7 @@ def _analyze(args: argparse.Namespace) -> int:
         summary["run"] = args.run if args.logdir is None else args.logdir
     modules["run"] = summary["run"]
     summary["modules"] = modules if modules["source"] is not None else None
+    summary["memory"] = memory_summary(memory)
     print(format_summary(summary, args.format, args.top))
     return EXIT_OK
 
@@ -312,10 +359,11 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     analyze = commands.add_parser(
         "analyze",
-        help="findings, step times per rank, the span table and the module tree of one run",
+        help="findings, step times per rank, the span table, memory and the module tree of a run",
         description="Print a run's findings (most severe first, with evidence and what to "
-        "change), its step-time statistics per rank, its span table and, when it has module "
-        "calls (ModuleProfiler or traces), the modules with the most time.",
+        "change), its step-time statistics per rank, its span table, one memory line per rank "
+        "when it has MemorySampler records and, when it has module calls (ModuleProfiler or "
+        "traces), the modules with the most time.",
     )
     _add_run_arguments(analyze)
     analyze.add_argument("--rank", help="only this rank (default: all ranks)")

@@ -1,0 +1,43 @@
+"""`tb-perf analyze` on test_memory_routes' run: memory findings among the findings, one memory
+line per rank (text, md), the memory route's per-rank numbers without series (json)."""
+
+from __future__ import annotations
+
+import json
+
+from tb_perf_plugin.cli import main
+from tests.plugin.test_memory_routes import memory_logdir  # noqa: F401 (fixture)
+
+
+def test_analyze_reports_memory(memory_logdir, make_client, capsys):  # noqa: F811
+    run = memory_logdir / "mem"
+    assert main(["analyze", str(run)]) == 0
+    text = capsys.readouterr().out
+    assert "* [warning] memory_leak: Rank 0's allocated CUDA memory grows by 2.00 MiB" in text
+    assert "* [warning] fragmentation: Rank 1's CUDA allocator reserves 7.00 GiB (70%)" in text
+    memory = text[text.index("\nmemory:\n") + 1 :].split("\n\n")[0].splitlines()[1:]
+    assert memory == [
+        "* rank 0 (cuda:0), peak allocated 4.17 GiB at step 39 = 26% of 16.00 GiB, "
+        "RSS 3.00 GiB -> 3.00 GiB, allocated trend 2.00 MiB/step (memory_leak), "
+        "reserved above peak 412.00 MiB",
+        "* rank 1 (cuda:0), peak allocated 3.00 GiB at step 0, RSS 3.00 GiB -> 3.00 GiB, "
+        "allocated trend 0 B/step, reserved above peak 7.00 GiB",
+    ]
+    assert main(["analyze", str(run), "--rank", "1", "--format", "md"]) == 0
+    markdown = capsys.readouterr().out
+    assert "## Memory\n- rank 1 (cuda:0)" in markdown and "rank 0 (cuda:0)" not in markdown
+    assert main(["analyze", str(run), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    route = make_client(memory_logdir).json("memory", run="mem")["ranks"]
+    for got, ranks in zip(report["memory"], route, strict=True):
+        assert got["trend"] == ranks["trend"] and got["max_peak"] == ranks["max_peak"]
+        assert got["rss_first"] == ranks["rss"][0] and got["rss_last"] == ranks["rss"][-1]
+        assert "allocated" not in got and "steps" not in got
+    assert {"memory_leak:rank0", "fragmentation:rank1"} <= {f["key"] for f in report["findings"]}
+
+
+def test_analyze_without_memory_records(training_logdir, capsys):
+    assert main(["analyze", str(training_logdir / "exp" / "a")]) == 0
+    assert "memory:" not in capsys.readouterr().out
+    assert main(["analyze", str(training_logdir / "exp" / "a"), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["memory"] == []
