@@ -13,6 +13,7 @@ import pytest
 
 from tests.conftest import SHARED_DATA
 from tests.plugin.test_memory_leak import LEAK_BYTES, run_loops
+from tests.plugin.test_memory_routes import write_memory_run
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
@@ -22,10 +23,12 @@ MAGMA = SHARED_DATA / "memory_snapshots/MAGMA27__assignment2-systems/memory_snap
 
 
 def _memory_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`leak`: a loop keeping 1 MiB a step, with GpuTracker sampling every 20 ms; `snap`: a
-    run holding a real memory snapshot (when ../shared/data is there)."""
+    """`leak`: a loop keeping 1 MiB a step, with GpuTracker sampling every 20 ms; `gpus`:
+    hand-written records of two ranks, one with GPU samples; `snap`: a run holding a real
+    memory snapshot (when ../shared/data is there)."""
     logdir = tmp_path_factory.mktemp("memory_logdir")
     run_loops(logdir, {"leak": LEAK_BYTES}, steps=60, interval_s=0.02)
+    write_memory_run(logdir / "gpus")
     if MAGMA.is_file():
         (logdir / "snap").mkdir()
         (logdir / "snap" / "events.out.tfevents.1.host.1").write_bytes(b"")
@@ -76,6 +79,47 @@ def test_gpu_tab_says_why_there_is_no_gpu_data(page, tensorboard_server):
     expect(cpu.locator('polyline[data-series="this process"]')).to_have_count(1)
     assert cpu.locator("line.chart-mark").count() > 0
     expect(plugin.get_by_test_id("cpu-rss-chart")).to_be_visible()
+
+
+@pytest.mark.parametrize("tensorboard_server", [_memory_logdir], ids=["memory"], indirect=True)
+def test_gpu_tab_curves_per_gpu_with_step_marks(page, tensorboard_server):
+    plugin = open_tab(page, tensorboard_server, "gpus", "gpu")
+    expect(plugin.get_by_test_id("gpu-reason")).to_have_count(0)
+    expect(plugin.get_by_test_id("gpu-rank-reasons")).to_contain_text(
+        "rank 1: pynvml is not installed"
+    )
+    for chart in ("gpu-util-chart", "gpu-power-chart", "gpu-clock-chart", "gpu-temp-chart"):
+        line = plugin.get_by_test_id(chart).locator("polyline.chart-line")
+        expect(line).to_have_attribute("data-series", "rank 0 GPU 0 NVIDIA H100")
+    memory = plugin.get_by_test_id("gpu-memory-chart")
+    expect(memory.locator("polyline.chart-dashed")).to_have_attribute(
+        "data-series", "rank 0 GPU 0 NVIDIA H100 total"
+    )
+    # 40 steps of 100 ms within the 4 s sampled: a mark per step start
+    expect(plugin.get_by_test_id("gpu-util-chart").locator("line.chart-mark")).to_have_count(40)
+    # one rank selected: the other's reason is gone, its CPU line alone
+    plugin.get_by_test_id("rank-select").select_option("1")
+    expect(plugin.get_by_test_id("gpu-reason")).to_contain_text("pynvml is not installed")
+    expect(plugin.get_by_test_id("cpu-chart").locator("polyline")).to_have_count(1)
+
+
+@pytest.mark.parametrize("tensorboard_server", [_memory_logdir], ids=["memory"], indirect=True)
+def test_memory_tab_rank_selection_and_fragmentation(page, tensorboard_server):
+    plugin = open_tab(page, tensorboard_server, "gpus", "memory")
+    findings = plugin.get_by_test_id("finding")
+    expect(findings).to_have_count(2)
+    chart = plugin.get_by_test_id("memory-step-chart")
+    expect(chart.locator('polyline[data-series="rank 0 allocated"]')).to_have_count(1)
+    expect(chart.locator("polyline.chart-dashed")).to_have_count(1)
+    plugin.get_by_test_id("rank-select").select_option("1")
+    expect(findings).to_have_count(1)
+    expect(findings.first).to_have_attribute("data-kind", "fragmentation")
+    expect(chart.locator("polyline.chart-dashed")).to_have_count(0)
+    expect(
+        plugin.locator('[data-testid=memory-step-chart] polyline[data-series="allocated"]')
+    ).to_have_count(1)
+    row = plugin.locator('[data-testid=memory-rank-row] td[data-column="unused"]')
+    expect(row).to_contain_text("7.00 GiB (70 %)")
 
 
 @pytest.mark.parametrize("tensorboard_server", [_memory_logdir], ids=["memory"], indirect=True)
