@@ -93,3 +93,11 @@ def test_leak_run_grows_a_mebibyte_a_step_on_rank_1_only():
     assert 0.8 * 2**20 < growth["rank1"] < 1.25 * 2**20
     assert abs(growth["rank0"]) < 0.1 * 2**20
     assert list(data.glob("rank*.system.jsonl"))
+
+
+def test_leak_run_has_the_leak_finding_on_rank_1_with_its_slope():
+    findings = RunService(str(SAMPLE_RUNS)).findings("ddp_leak", wait_s=None)["findings"]
+    leaks = [f for f in findings if f["kind"] == "memory_leak"]
+    assert [f["key"] for f in leaks] == ["memory_leak:rank1"]
+    slope = leaks[0]["evidence"]["slope"]["value"]
+    assert abs(slope - 2**20) < 0.2 * 2**20  # within 20 % of the true 1 MiB a step

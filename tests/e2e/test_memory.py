@@ -146,3 +146,15 @@ def test_snapshot_viewer_zooms_and_shows_an_allocation(page, tensorboard_server)
     expect(details).to_contain_text("Allocation")
     expect(details.locator('[data-field="size"]')).to_contain_text("B)")
     expect(details.locator('[data-field="lifetime"]')).to_be_visible()
+
+
+def test_memory_tab_on_the_demo_leak_run(page, tensorboard_server):
+    """sample_runs/ddp_leak: rank 1 keeps 1 MiB a step; the tab shows its curve and the leak."""
+    plugin = open_tab(page, tensorboard_server, "ddp_leak", "memory")
+    leak = plugin.locator('[data-testid=finding][data-kind="memory_leak"]')
+    expect(leak).to_have_count(1)
+    expect(leak).to_contain_text("Rank 1")
+    chart = plugin.get_by_test_id("memory-step-chart")
+    expect(chart.locator("polyline.chart-dashed")).to_have_count(1)
+    plugin.get_by_test_id("tab-gpu").click()
+    expect(plugin.get_by_test_id("gpu")).to_contain_text("pynvml is not installed")
