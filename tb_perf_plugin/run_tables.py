@@ -50,9 +50,7 @@ from .ingest.memory import (
     GPU_COLUMNS,
     MEMORY_COLUMNS,
     SYSTEM_COLUMNS,
-    SamplerMeta,
     read_memory_file,
-    read_sampler_meta,
     read_system_file,
 )
 from .ingest.meta import RankMeta
@@ -91,7 +89,6 @@ class RunTables:
     memory: pd.DataFrame = field(default_factory=lambda: _concat([], MEMORY_COLUMNS))
     system: pd.DataFrame = field(default_factory=lambda: _concat([], SYSTEM_COLUMNS))
     gpus: pd.DataFrame = field(default_factory=lambda: _concat([], GPU_COLUMNS))
-    sampler_meta: dict[int, SamplerMeta] = field(default_factory=dict)
     memory_warnings: list[str] = field(default_factory=list)  # also in `warnings`
 
     @property
@@ -130,18 +127,12 @@ def read_run(
     memory_warnings: list[str] = []
     readable = 0
     rank_meta: dict[int, RankMeta] = {}
-    sampler_meta: dict[int, SamplerMeta] = {}
     for writer_index, writer in enumerate(run.writers):
         label = f"rank {writer.rank} ({writer.prefix})"
         if writer.meta_error:
             warnings.append(f"{label}: {writer.meta_error}")
         if writer.meta is not None:
             rank_meta.setdefault(writer.rank, writer.meta)
-            if {"memory", "system"} & set(writer.files):
-                try:
-                    sampler_meta.setdefault(writer.rank, read_sampler_meta(writer.files["meta"]))
-                except (Unreadable, OSError) as exc:
-                    memory_warnings.append(f"{label}: {getattr(exc, 'message', exc)}")
         readers = (read_timer_file, read_modules_file, read_memory_file, read_system_file)
         for kind, read in zip(RECORD_KINDS, readers, strict=True):
             path = writer.files.get(kind)
@@ -191,7 +182,6 @@ def read_run(
         memory=_concat(sampler_parts["memory"], MEMORY_COLUMNS),
         system=_concat(sampler_parts["system"], SYSTEM_COLUMNS),
         gpus=_concat(sampler_parts["gpus"], GPU_COLUMNS),
-        sampler_meta=sampler_meta,
         memory_warnings=memory_warnings,
     )
 
@@ -459,7 +449,7 @@ def memory_by_rank(tables: RunTables) -> dict[int, RankMemory]:
     sampler's settings (from the metadata)."""
     out = {}
     for rank in sorted(tables.memory["rank"].unique().tolist()):
-        meta = tables.sampler_meta.get(rank)
+        meta = tables.rank_meta.get(rank)
         settings = meta.memory if meta is not None else None
         listed = {g.index: g.mem_total for g in meta.system.gpus} if meta and meta.system else {}
         rows = tables.memory[tables.memory["rank"] == rank]

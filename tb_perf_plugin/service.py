@@ -668,7 +668,7 @@ class RunService:
         answers = [
             _system_json(
                 r, system[system["rank"] == r], gpus[gpus["rank"] == r],
-                tables.steps[tables.steps["rank"] == r], tables.sampler_meta.get(r),
+                tables.steps[tables.steps["rank"] == r], tables.rank_meta.get(r),
                 to_rank0[r], origin,
             )
             for r in shown

@@ -15,8 +15,6 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from ..errors import Unreadable
-from .meta import MAX_META_BYTES
 from .records import read_json_lines
 from .timer import only_appended
 
@@ -171,49 +169,3 @@ def read_system_file(
     return _read_sampler_file(
         path, SYSTEM_SCHEMA, _SYSTEM_DECODER, "sys", to_tables, max_bytes, on_progress, previous
     )
-
-
-class MemorySettings(msgspec.Struct):
-    """How MemorySampler ran (metadata `memory`)."""
-
-    device: str | None = None
-    reset_peak: bool = False
-
-
-class GpuInfo(msgspec.Struct):
-    index: int
-    name: str | None = None
-    uuid: str | None = None
-    mem_total: int | None = None
-
-
-class SystemSettings(msgspec.Struct):
-    """How GpuTracker ran (metadata `system`): `gpu_reason` says why there are no GPU samples."""
-
-    interval_s: float | None = None
-    gpu_backend: str | None = None
-    gpu_reason: str | None = None
-    gpus: list[GpuInfo] = []
-
-
-class SamplerMeta(msgspec.Struct):
-    """The metadata sections of the samplers (the rest of the file is RankMeta's)."""
-
-    memory: MemorySettings | None = None
-    system: SystemSettings | None = None
-
-
-_META_DECODER = msgspec.json.Decoder(SamplerMeta)
-
-
-def read_sampler_meta(path: str) -> SamplerMeta:
-    """The `memory` and `system` sections of a metadata file (absent: None each)."""
-    name = os.path.basename(path)
-    if os.path.getsize(path) > MAX_META_BYTES:
-        raise Unreadable(f"{name} is larger than {MAX_META_BYTES} bytes: not a metadata file")
-    with open(path, "rb") as handle:
-        data = handle.read()
-    try:
-        return _META_DECODER.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        raise Unreadable(f"{name}: memory or system metadata unreadable ({exc})") from None

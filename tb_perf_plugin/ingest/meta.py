@@ -31,6 +31,29 @@ class ModuleSettings(msgspec.Struct):
     compiled: str | None = None
 
 
+class MemorySettings(msgspec.Struct):
+    """How MemorySampler ran (metadata `memory`)."""
+
+    device: str | None = None
+    reset_peak: bool = False
+
+
+class GpuInfo(msgspec.Struct):
+    index: int
+    name: str | None = None
+    uuid: str | None = None
+    mem_total: int | None = None
+
+
+class SystemSettings(msgspec.Struct):
+    """How GpuTracker ran (metadata `system`): `gpu_reason` says why there are no GPU samples."""
+
+    interval_s: float | None = None
+    gpu_backend: str | None = None
+    gpu_reason: str | None = None
+    gpus: list[GpuInfo] = []
+
+
 class RankMeta(msgspec.Struct):
     """The fields the plugin uses; the file may hold more (they are ignored)."""
 
@@ -43,6 +66,8 @@ class RankMeta(msgspec.Struct):
     clock_sync: dict[str, Any] | None = None
     dataloader: dict[str, Any] | None = None  # collectors.timed_loader's loader settings
     modules: ModuleSettings | None = None  # absent unless ModuleProfiler ran
+    memory: MemorySettings | None = None  # absent unless MemorySampler ran
+    system: SystemSettings | None = None  # absent unless GpuTracker ran
 
 
 def read_meta(path: str) -> RankMeta:
