@@ -83,6 +83,15 @@ export async function getJson<T>(
   }
 }
 
+/** A route's query string: the run, then the parameters that are not null. */
+export function runQuery(run: string, extra: Record<string, string | number | null> = {}): string {
+  const params = new URLSearchParams({ run });
+  for (const [key, value] of Object.entries(extra)) {
+    if (value !== null) params.set(key, String(value));
+  }
+  return params.toString();
+}
+
 export function fetchRuns(signal: AbortSignal): Promise<RunInfo[]> {
   return getJson<RunInfo[]>("./runs", signal);
 }

@@ -7,7 +7,6 @@ byte counts exactly up to 2^53, far beyond any device).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -15,8 +14,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from .records import read_json_lines
-from .timer import only_appended
+from .records import read_appended
 
 MEMORY_SCHEMA = "tb_perf.memory"
 SYSTEM_SCHEMA = "tb_perf.system"
@@ -120,14 +118,11 @@ def _read_sampler_file(
     on_progress: Callable[[int], None] | None,
     previous: SamplerFile | None,
 ) -> SamplerFile:
-    st = os.stat(path)
-    file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
-    if previous is not None and not only_appended(previous.file_id, file_id):
-        previous = None  # replaced, truncated or rewritten: start over
-    offset = previous.bytes_read if previous is not None else 0
-    lines = read_json_lines(
-        path, schema, decoder, frozenset({kind}), max_bytes, on_progress, offset
+    lines, extends, file_id = read_appended(
+        path, schema, decoder, frozenset({kind}), max_bytes, on_progress, previous
     )
+    if not extends:
+        previous = None  # new, replaced, truncated or rewritten: read from the start
     tables = to_tables(lines.records)
     problems = lines.skipped
     if previous is not None:

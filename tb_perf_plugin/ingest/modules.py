@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,8 +11,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from .records import read_json_lines
-from .timer import only_appended
+from .records import read_appended
 
 RECORD_COLUMNS = {
     "modules": ["rank", "writer", "id", "path", "type", "parent", "params"],
@@ -181,14 +179,11 @@ def read_modules_file(
 ) -> ModuleFile:
     """Read a ModuleProfiler file with the timer files' JSON-lines reader; given an earlier
     read of the same file, read only the lines appended since and extend it."""
-    st = os.stat(path)
-    file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
-    if previous is not None and not only_appended(previous.file_id, file_id):
-        previous = None  # replaced, truncated or rewritten: start over
-    offset = previous.bytes_read if previous is not None else 0
-    lines = read_json_lines(
-        path, MODULES_SCHEMA, _MODULES_DECODER, _MODULE_KINDS, max_bytes, on_progress, offset
+    lines, extends, file_id = read_appended(
+        path, MODULES_SCHEMA, _MODULES_DECODER, _MODULE_KINDS, max_bytes, on_progress, previous
     )
+    if not extends:
+        previous = None  # new, replaced, truncated or rewritten: read from the start
     declared = dict(previous.declared) if previous is not None else {}
     tables, problems = _module_tables(lines.records, declared)
     if previous is not None:

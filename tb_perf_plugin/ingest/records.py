@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -94,6 +94,38 @@ def read_json_lines(
     except (msgspec.DecodeError, msgspec.ValidationError):
         records, skipped = _decode_line_by_line(body, decoder, known_kinds)
     return LinesRead(records, offset + end, truncated_tail=end < len(data), skipped=skipped)
+
+
+class EarlierRead(Protocol):
+    """What a reader keeps of its last read of a file, to read only what was appended since."""
+
+    bytes_read: int
+    file_id: tuple[int, int, int, int]  # (st_dev, st_ino, st_mtime_ns, st_size)
+
+
+def only_appended(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
+    """Same file, and it grew (or did not change at all): an append-only writer's doing."""
+    same_file = before[:2] == now[:2]
+    return same_file and (now[3] > before[3] or now[2:] == before[2:])
+
+
+def read_appended(
+    path: str,
+    schema: str,
+    decoder: msgspec.json.Decoder,
+    known_kinds: frozenset[str],
+    max_bytes: int,
+    on_progress: Callable[[int], None] | None,
+    previous: EarlierRead | None,
+) -> tuple[LinesRead, bool, tuple[int, int, int, int]]:
+    """`read_json_lines` from where `previous` ended when the file only grew since, else from
+    the start. Returns the lines, whether they extend `previous`, and the file's identity."""
+    st = os.stat(path)
+    file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
+    extends = previous is not None and only_appended(previous.file_id, file_id)
+    offset = previous.bytes_read if extends else 0
+    lines = read_json_lines(path, schema, decoder, known_kinds, max_bytes, on_progress, offset)
+    return lines, extends, file_id
 
 
 def _decode_line_by_line(

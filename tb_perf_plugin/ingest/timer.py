@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -10,7 +9,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from .records import read_json_lines
+from .records import read_appended
 
 SCHEMA = "tb_perf.timer"
 
@@ -79,12 +78,6 @@ def _step_frame(steps: list[StepRecord]) -> pd.DataFrame:
     })  # fmt: skip
 
 
-def only_appended(before: tuple[int, int, int, int], now: tuple[int, int, int, int]) -> bool:
-    """Same file, and it grew (or did not change at all): an append-only writer's doing."""
-    same_file = before[:2] == now[:2]
-    return same_file and (now[3] > before[3] or now[2:] == before[2:])
-
-
 def read_timer_file(
     path: str,
     max_bytes: int,
@@ -93,12 +86,11 @@ def read_timer_file(
 ) -> TimerTables:
     """Read a timer file; given the tables of an earlier read of the same file, read only the
     lines appended since (live training) and extend them."""
-    st = os.stat(path)
-    file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
-    if previous is not None and not only_appended(previous.file_id, file_id):
-        previous = None  # replaced, truncated or rewritten: start over
-    offset = previous.bytes_read if previous is not None else 0
-    lines = read_json_lines(path, SCHEMA, _DECODER, _KINDS, max_bytes, on_progress, offset)
+    lines, extends, file_id = read_appended(
+        path, SCHEMA, _DECODER, _KINDS, max_bytes, on_progress, previous
+    )
+    if not extends:
+        previous = None  # new, replaced, truncated or rewritten: read from the start
     new_spans = _span_frame([r for r in lines.records if type(r) is SpanRecord])
     new_steps = _step_frame([r for r in lines.records if type(r) is StepRecord])
     gpu_times = dict(previous.gpu_times) if previous is not None else {}

@@ -16,7 +16,7 @@ def test_growing_timer_file_is_tailed_and_late_gpu_times_join(tmp_path, make_cli
         offsets.append(args[6] if len(args) > 6 else kwargs.get("offset", 0))
         return real_read(*args, **kwargs)
 
-    monkeypatch.setattr("tb_perf_plugin.ingest.timer.read_json_lines", recording_read)
+    monkeypatch.setattr(records, "read_json_lines", recording_read)  # under read_appended
     device = OutOfOrderEvents()
     writer = RunWriter(tmp_path / "live", rank=0, world_size=1)
     timer = MyTimer(writer, gpu=device)

@@ -1,6 +1,6 @@
 // Fetching the analysis routes; each answers 202 with progress while the run is ingested.
 
-import { getJson, type ProgressListener } from "../api";
+import { getJson, type ProgressListener, runQuery as query } from "../api";
 import type {
   BreakdownAnswer,
   FindingsAnswer,
@@ -10,14 +10,6 @@ import type {
   ModuleStepsAnswer,
   OperatorsAnswer,
 } from "./types";
-
-function query(run: string, extra: Record<string, string | number | null> = {}): string {
-  const params = new URLSearchParams({ run });
-  for (const [key, value] of Object.entries(extra)) {
-    if (value !== null) params.set(key, String(value));
-  }
-  return params.toString();
-}
 
 export function fetchFindings(
   run: string,

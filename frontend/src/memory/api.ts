@@ -1,6 +1,6 @@
 // Fetching the memory, gpu and snapshot routes; each answers 202 with progress while loading.
 
-import { getJson, type ProgressListener } from "../api";
+import { getJson, type ProgressListener, runQuery as query } from "../api";
 import type {
   AllocationDetails,
   GpuAnswer,
@@ -8,14 +8,6 @@ import type {
   SnapshotAnswer,
   SnapshotTile,
 } from "./types";
-
-function query(run: string, extra: Record<string, string | number | null> = {}): string {
-  const params = new URLSearchParams({ run });
-  for (const [key, value] of Object.entries(extra)) {
-    if (value !== null) params.set(key, String(value));
-  }
-  return params.toString();
-}
 
 export function fetchMemory(
   run: string,
