@@ -73,6 +73,8 @@ class RankInput:
     span_names: list[str] | None = None
     steps: list[tuple[int, int, int]] = field(default_factory=list)  # (step, start, end)
     traces: list[TraceTables] = field(default_factory=list)
+    # the collectors' own series (MemorySampler, GpuTracker): (key, label, times, values)
+    series: list[tuple[str, str, np.ndarray, np.ndarray]] = field(default_factory=list)
 
 
 @dataclass
@@ -224,6 +226,11 @@ class Timeline:
                     (rank.rank, 3, kind, dev),
                 )
                 out.append((lane, ts[where], allocated[where]))
+        for key, label, ts, values in rank.series:
+            lane = self._lane(
+                f"{rank.rank}/counter/{key}", label, "counter", rank.rank, (rank.rank, 4, key)
+            )
+            out.append((lane, rank.alignment.apply(ts), values))
         return out
 
     @staticmethod

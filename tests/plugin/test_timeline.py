@@ -3,6 +3,7 @@ flows, search, alignment method, and bad parameters."""
 
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -181,3 +182,21 @@ def test_counter_points_keep_the_last_value_of_each_pixel(tmp_path, shared_data,
     assert 1 < len(counter["t"]) <= 201 < len(ts)
     assert counter["t"] == sorted(counter["t"]) and set(counter["t"]) <= set(ts.tolist())
     assert counter["t"][-1] == ts[-1]  # the last point of the last pixel
+
+
+def test_memory_sampler_and_gpu_tracker_series_are_counter_lanes(make_client):
+    """The demo leak run: MemorySampler's RSS per step and GpuTracker's CPU samples are counter
+    lanes of each rank, their points the records' own values at the records' times."""
+    sample_runs = Path(__file__).resolve().parents[2] / "sample_runs"
+    client = make_client(sample_runs)
+    meta = client.json("timeline/meta", run="ddp_leak")
+    lanes = {lane["id"]: lane for rank in meta["ranks"] for lane in rank["lanes"]}
+    assert lanes["1/counter/memory/rss"]["label"] == "Process RSS (bytes)"
+    assert "1/counter/system/cpu" in lanes and "1/counter/memory/allocated" not in lanes
+    tiles = client.json("timeline/tiles", run="ddp_leak", start=0, end=meta["end"] + 1,
+                        width_px=4000)  # fmt: skip
+    rss = next(c for c in tiles["counters"] if c["id"] == "1/counter/memory/rss")
+    (path,) = (sample_runs / "ddp_leak" / "plugins" / "tb_perf").glob("rank1.*.memory.jsonl")
+    records = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert rss["value"] == [r["rss"] for r in records]  # one point per step at 4000 px
+    assert rss["value"][-1] - rss["value"][10] > 40 * 2**20  # the leak, seen on the timeline
