@@ -261,11 +261,7 @@ class GpuTracker:
         while not self._stop_event.wait(max(0.0, next_at - time.monotonic())):
             line = json.dumps({"k": "sys", **self._sample()}, separators=(",", ":")) + "\n"
             try:
-                # The writer's lock: RecordFile is not thread-safe and writer.flush()/close()
-                # may run on another thread.
-                with self.writer._lock:
-                    self._file.append(line)
-                    self._file.flush()  # one write() per sample
+                self.writer.write_now(self._file, line)  # one write() per sample
             except (OSError, ValueError) as exc:  # ValueError: the writer was closed
                 logger.warning("GpuTracker stopped: cannot write %s: %s", self._file.path, exc)
                 return

@@ -143,6 +143,15 @@ class RunWriter:
                 self._files[kind] = RecordFile(path, f"tb_perf.{kind}")
             return self._files[kind]
 
+    def write_now(self, record_file: RecordFile, lines: str) -> None:
+        """Append complete lines to one of this writer's record files and write them at once,
+        from any thread (a background sampler): `flush()` and `close()` may run meanwhile."""
+        with self._lock:
+            if self._closed:
+                raise ValueError(f"RunWriter for {self.run_dir} is closed")
+            record_file.append(lines)
+            record_file.flush()
+
     def add_scalar(self, tag: str, value: float, step: int) -> None:
         """Write a scalar under `tb_perf/<tag>` (on the scalars rank only; a no-op elsewhere)."""
         if self._scalars is not None and not self._closed:
