@@ -101,3 +101,15 @@ def test_leak_run_has_the_leak_finding_on_rank_1_with_its_slope():
     assert [f["key"] for f in leaks] == ["memory_leak:rank1"]
     slope = leaks[0]["evidence"]["slope"]["value"]
     assert abs(slope - 2**20) < 0.2 * 2**20  # within 20 % of the true 1 MiB a step
+
+
+def test_comparison_pair_candidate_is_faster_by_its_data_loading():
+    service = RunService(str(SAMPLE_RUNS))
+    slow, fast = (service.summary(run, wait_s=None) for run in ("ddp_slow_data", "ddp_fast_data"))
+    for before, after in zip(slow["ranks"], fast["ranks"], strict=True):
+        assert after["steps"] == before["steps"] == 40
+        assert after["step_time_ns"]["p50"] < 0.5 * before["step_time_ns"]["p50"]
+    slow_data, fast_data = (
+        next(s for s in run["spans"] if s["name"] == "data") for run in (slow, fast)
+    )
+    assert fast_data["total_ns"] < 0.25 * slow_data["total_ns"]
