@@ -77,6 +77,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/module_steps": self._serve_module_steps,
             "/memory": self._serve_memory,
             "/gpu": self._serve_gpu,
+            "/compare": self._serve_compare,
             "/snapshot": self._serve_snapshot,
             "/snapshot/tile": self._serve_snapshot_tile,
             "/snapshot/allocation": self._serve_snapshot_allocation,
@@ -150,6 +151,12 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_gpu(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         return _respond(request, self._service.gpu(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_compare(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        return _respond(request, self._service.compare(args.get("baseline"), args.get("candidate")))
 
     @wrappers.Request.application
     @_json_route

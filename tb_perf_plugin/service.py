@@ -23,6 +23,8 @@ import pandas as pd
 
 from .analysis import memory_snapshot
 from .analysis.breakdown import CATEGORIES
+from .analysis.diff import RunFacts
+from .analysis.diff import compare as diff_runs
 from .analysis.findings import DEFAULT_THRESHOLDS
 from .analysis.kernels import aggregate_kernels, bucket_means
 from .analysis.memory import (
@@ -59,6 +61,7 @@ from .run_tables import (
     build_timeline,
     clock_to_rank0,
     module_data,
+    rank_steps,
     read_run,
 )
 from .timeline import MAX_WIDTH_PX, Timeline
@@ -787,6 +790,76 @@ class RunService:
         details = memory_snapshot.allocation_details(snap, _snapshot_device(snap, device), number)
         return _relative_allocation(details, _snapshot_origin(snap))
 
+    def compare(
+        self,
+        baseline: str | None,
+        candidate: str | None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        """Candidate against baseline: step-time verdict and every view's deltas
+        (docs/DIFF.md), computed once per pair of run versions."""
+        if not baseline or not candidate:
+            raise InvalidArgument("the 'baseline' and 'candidate' parameters are required")
+        runs = (self.find_run(baseline), self.find_run(candidate))
+        wait = self._wait(wait_s)
+        for run in runs:  # both runs' own results first: the pair's job then only diffs
+            for ready in (self.analysis(run, wait), self.module_data(run, wait)):
+                if isinstance(ready, Progress):
+                    return ready
+        signature = runs[0].signature() + (None,) + runs[1].signature()
+        return self._result(
+            runs[0], f"compare:{runs[1].name}", signature, 1,
+            lambda job: diff_runs(self._run_facts(runs[0]), self._run_facts(runs[1])), wait,
+        )  # fmt: skip
+
+    def _run_facts(self, run: Run) -> RunFacts:
+        """What the diff reads of a run, from its cached results and route answers."""
+        tables, analysis = self.tables(run, None), self.analysis(run, None)
+        step_times = {}
+        for rank in tables.ranks:
+            traces = [t for t in tables.traces if t.rank == rank]
+            step_times[rank] = {s: b - a for s, (a, b) in rank_steps(tables, rank, traces).items()}
+        stepped = [b for b in analysis.breakdowns if b.step is not None]
+        facts = RunFacts(run.name, step_times, traced_steps=float(max(len(stepped), 1)))
+        if stepped:
+            facts.category_source = "breakdown"
+            facts.categories = {c: sum(b.ns[c] for b in stepped) / len(stepped) for c in CATEGORIES}
+        elif not tables.spans.empty:
+            facts.category_source = "spans"
+            facts.categories = _top_span_means(tables.spans)
+        operators = aggregate_operators(analysis.operator_events)
+        facts.operators = [
+            {"name": n, "calls": int(c), "total_ns": int(t)}
+            for n, c, t in zip(operators["name"], operators["calls"],
+                               operators["host_total_ns"].fillna(0), strict=True)
+        ]  # fmt: skip
+        kernels = aggregate_kernels(analysis.kernel_events.drop(columns="rank"))
+        facts.kernels = kernels[["name", "calls", "total_ns"]].to_dict(orient="records")
+        modules = self.modules(run.name, wait_s=None)
+        facts.module_steps = float(max(sum(s["steps"] for s in modules["steps"]), 1))
+        facts.modules = [
+            {"path": row["path"], "phase": phase, "total_ns": row[phase]["total_ns"]}
+            for row in modules["rows"]
+            for phase in PHASES
+            if row.get(phase)
+        ]
+        memory = self.memory(run.name, wait_s=None)["ranks"]
+        peaks = [m["max_peak"]["bytes"] for m in memory if m["max_peak"]]
+        reserved = [v for m in memory for v in m["reserved"] or [] if v is not None]
+        slopes = [m["trend"]["slope"] for m in memory if m["trend"]]
+        facts.memory = {"peak_bytes": max(peaks, default=None),
+                        "reserved_bytes": max(reserved, default=None),
+                        "slope_bytes_per_step": max(slopes, default=None)}  # fmt: skip
+        busy = [u for d in analysis.devices for _, u in d.metrics.utilization]
+        util = tables.gpus["util"].to_numpy(np.float64) if len(tables.gpus) else np.zeros(0)
+        util = util[np.isfinite(util)]
+        facts.gpu = {
+            "trace_utilization": float(np.mean(busy)) if busy else None,
+            "tracker_utilization": float(np.mean(util)) if len(util) else None,
+        }
+        facts.findings = [f.to_json() for f in analysis.findings]
+        return facts
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
@@ -841,6 +914,17 @@ def _memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any
             "bytes": round(top.bytes), "step": top.step, "share": top.share, "ooms": top.ooms,
         },
     }  # fmt: skip
+
+
+def _top_span_means(spans: pd.DataFrame) -> dict[str, float]:
+    """Per name of MyTimer's top-level spans (no parent in the same writer), its time per
+    step: the categories of a run without traces."""
+    ids = set(zip(spans["writer"], spans["id"], strict=True))
+    top = [(w, p) not in ids for w, p in zip(spans["writer"], spans["parent"], strict=True)]
+    spans = spans[np.array(top, dtype=bool)]
+    per_step = len(spans[["rank", "step"]].drop_duplicates()) or 1
+    totals = (spans["t1"] - spans["t0"]).groupby(spans["name"]).sum()
+    return {str(name): float(ns) / per_step for name, ns in totals.items()}
 
 
 def _relative(run: Run, path: str) -> str:

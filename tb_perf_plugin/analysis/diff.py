@@ -1,0 +1,349 @@
+"""Comparing two runs: is the candidate faster or slower than the baseline, and where?
+
+Pure functions over what the service already computes for each run (step times, the
+breakdown, the operators/kernels/modules/memory/gpu/findings answers), gathered in `RunFacts`.
+The step-time verdict rests on a bootstrap interval of the ratio of medians, so that a CI gate
+fires on regressions that are real, not on noise. Fields and formulas: docs/DIFF.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+ALPHA = 0.01  # a 99 % interval
+RESAMPLES = 4000
+SEED = 20240607  # fixed: the same runs always give the same interval
+NO_CHANGE = (0.95, 1.05)
+MAX_ROWS = 500  # rows of each delta table
+_CHUNK_VALUES = 4_000_000  # resampled values held at once
+# Breakdown categories as users know them (the headline's "mostly ..." part).
+CATEGORY_NAMES = {
+    "compute": "GPU compute",
+    "communication": "communication",
+    "memcpy": "memcpy",
+    "memset": "memset",
+    "runtime": "CUDA runtime",
+    "dataloader": "DataLoader",
+    "cpu": "CPU ops",
+    "idle": "idle",
+}
+
+
+@dataclass
+class RunFacts:
+    """One run's inputs to the diff. Times in ns; `categories` are per-step means (they add up
+    to the mean step time, which medians would not)."""
+
+    name: str
+    step_times: dict[int, dict[int, int]]  # rank -> step -> step time
+    categories: dict[str, float] = field(default_factory=dict)
+    category_source: str | None = None  # "breakdown" or "spans" (MyTimer top-level spans)
+    traced_steps: float = 1.0  # steps the trace tables cover, per rank (per-step divisor)
+    operators: list[dict[str, Any]] = field(default_factory=list)  # name, calls, total_ns
+    kernels: list[dict[str, Any]] = field(default_factory=list)  # name, calls, total_ns
+    modules: list[dict[str, Any]] = field(default_factory=list)  # path, phase, total_ns
+    module_steps: float = 1.0
+    memory: dict[str, float | None] = field(default_factory=dict)
+    gpu: dict[str, float | None] = field(default_factory=dict)
+    findings: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ranks(self) -> list[int]:
+        return sorted(r for r, steps in self.step_times.items() if steps)
+
+
+def run_step_times(facts: RunFacts) -> np.ndarray:
+    """The run's time per step: the slowest rank's, since ranks wait for each other at the
+    step's collectives (a single rank: its own)."""
+    slowest: dict[int, int] = {}
+    for steps in facts.step_times.values():
+        for step, ns in steps.items():
+            slowest[step] = max(slowest.get(step, 0), ns)
+    return np.array([slowest[s] for s in sorted(slowest)], dtype=np.float64)
+
+
+def _bootstrap_medians(values: np.ndarray, rng: np.random.Generator, n: int) -> np.ndarray:
+    out = np.empty(n)
+    rows = max(1, _CHUNK_VALUES // max(len(values), 1))
+    for first in range(0, n, rows):
+        count = min(rows, n - first)
+        picks = rng.integers(0, len(values), size=(count, len(values)))
+        out[first : first + count] = np.median(values[picks], axis=1)
+    return out
+
+
+def ratio_interval(
+    baseline: np.ndarray,
+    candidate: np.ndarray,
+    alpha: float = ALPHA,
+    resamples: int = RESAMPLES,
+    seed: int = SEED,
+) -> tuple[float, float, float]:
+    """r = median(candidate) / median(baseline) and its percentile-bootstrap (1 - alpha)
+    interval: each run's steps resampled with replacement, independently, `resamples` times,
+    with a fixed seed so that a gate gives the same answer on the same data."""
+    rng = np.random.default_rng(seed)
+    ratio = float(np.median(candidate) / np.median(baseline))
+    ratios = _bootstrap_medians(candidate, rng, resamples) / _bootstrap_medians(
+        baseline, rng, resamples
+    )
+    low, high = np.quantile(ratios, [alpha / 2, 1 - alpha / 2])
+    return ratio, float(low), float(high)
+
+
+def verdict(low: float, high: float) -> str:
+    """slower: the whole interval above 1; faster: below 1; no change: inside [0.95, 1.05];
+    inconclusive otherwise."""
+    if low > 1:
+        return "slower"
+    if high < 1:
+        return "faster"
+    if NO_CHANGE[0] <= low and high <= NO_CHANGE[1]:
+        return "no change"
+    return "inconclusive"
+
+
+def steps_to_settle(ratio: float, low: float, high: float, steps: int) -> int | None:
+    """Steps per run that would likely settle an inconclusive interval.
+
+    The interval's half-width w on the log scale shrinks as 1/sqrt(n) with n steps per run.
+    It settles when w falls below |log r| (the interval leaves 1: slower/faster) or below the
+    distance from log r to the nearer edge of [log 0.95, log 1.05] (no change); with n steps
+    now, that takes n × (w / target)² steps, the smaller of the two where both are possible.
+    An estimate assuming the ratio stays where it is; None where neither can settle.
+    """
+    half = (math.log(high) - math.log(low)) / 2
+    center = math.log(ratio)
+    targets = [abs(center)]
+    if NO_CHANGE[0] < ratio < NO_CHANGE[1]:
+        targets.append(min(math.log(NO_CHANGE[1]) - center, center - math.log(NO_CHANGE[0])))
+    targets = [t for t in targets if t > 0]
+    if not targets or half <= 0:
+        return None
+    return max(steps + 1, math.ceil(steps * (half / max(targets)) ** 2))
+
+
+def _ms(ns: float) -> str:
+    sign = "−" if ns < 0 else "+"
+    return f"{sign}{abs(ns) / 1e6:.0f} ms" if abs(ns) >= 1e6 else f"{sign}{abs(ns) / 1e3:.0f} µs"
+
+
+def headline(step: dict[str, Any], categories: list[dict[str, Any]], source: str | None) -> str:
+    """One sentence: the verdict, the factor with its interval (a speed-up as 1/r, so that
+    "1.32× faster" reads as users expect) and the category that changed most."""
+    ratio, (low, high) = step["ratio"], step["ci"]
+    if ratio is None:
+        return "no step times to compare"
+    mostly = ""
+    if categories and categories[0]["delta_ns"]:
+        top = categories[0]
+        name = top["category"]
+        if source == "breakdown":
+            name = CATEGORY_NAMES.get(name, name)
+        mostly = f", mostly {name} {_ms(top['delta_ns'])}"
+    if step["verdict"] == "faster":
+        factor = f"{1 / ratio:.2f}× faster per step [{1 / high:.2f}, {1 / low:.2f}]"
+        return f"candidate is {factor}{mostly}"
+    if step["verdict"] == "slower":
+        return f"candidate is {ratio:.2f}× slower per step [{low:.2f}, {high:.2f}]{mostly}"
+    if step["verdict"] == "no change":
+        return f"no change per step: {ratio:.3f}× [{low:.3f}, {high:.3f}]{mostly}"
+    settle = step["steps_to_settle"]
+    more = f"; about {settle} steps per run would settle it" if settle else ""
+    return f"inconclusive: {ratio:.2f}× per step [{low:.2f}, {high:.2f}]{mostly}{more}"
+
+
+def _distribution(values: np.ndarray) -> dict[str, Any]:
+    if not len(values):
+        return {"steps": 0, "median_ns": None, "p95_ns": None}
+    ordered = np.sort(values)
+    p95 = ordered[max(math.ceil(0.95 * len(ordered)) - 1, 0)]
+    return {"steps": len(values), "median_ns": round(float(np.median(values))),
+            "p95_ns": round(float(p95))}  # fmt: skip
+
+
+def compare_step_times(baseline: np.ndarray, candidate: np.ndarray) -> dict[str, Any]:
+    """Both runs' step-time distributions, the ratio of medians, its interval and verdict."""
+    body: dict[str, Any] = {"baseline": _distribution(baseline),
+                            "candidate": _distribution(candidate), "ratio": None,
+                            "ci": [None, None], "alpha": ALPHA, "verdict": "inconclusive",
+                            "steps_to_settle": None}  # fmt: skip
+    if len(baseline) < 2 or len(candidate) < 2:
+        return body
+    ratio, low, high = ratio_interval(baseline, candidate)
+    body.update(
+        ratio=round(ratio, 4), ci=[round(low, 4), round(high, 4)], verdict=verdict(low, high)
+    )
+    if body["verdict"] == "inconclusive":
+        body["steps_to_settle"] = steps_to_settle(
+            ratio, low, high, max(len(baseline), len(candidate))
+        )
+    return body
+
+
+def _rows(
+    baseline: list[dict[str, Any]],
+    candidate: list[dict[str, Any]],
+    keys: tuple[str, ...],
+    per_b: float,
+    per_c: float,
+    calls: bool,
+) -> list[dict[str, Any]]:
+    """Per key, both runs' time (and calls) per step, the delta and whether the row is new,
+    vanished or changed; largest absolute delta first."""
+
+    def index(rows: list[dict[str, Any]]) -> dict[tuple, dict[str, Any]]:
+        return {tuple(r[k] for k in keys): r for r in rows}
+
+    b, c = index(baseline), index(candidate)
+    out = []
+    for key in b.keys() | c.keys():
+        old, new = b.get(key), c.get(key)
+        old_ns = old["total_ns"] / per_b if old else 0.0
+        new_ns = new["total_ns"] / per_c if new else 0.0
+        row = dict(zip(keys, key, strict=True))
+        row.update(baseline_ns=round(old_ns), candidate_ns=round(new_ns),
+                   delta_ns=round(new_ns - old_ns))  # fmt: skip
+        if calls:
+            row["baseline_calls"] = round(old["calls"] / per_b, 2) if old else 0
+            row["candidate_calls"] = round(new["calls"] / per_c, 2) if new else 0
+        row["status"] = "new" if old is None else "vanished" if new is None else "changed"
+        out.append(row)
+    out.sort(key=lambda r: (-abs(r["delta_ns"]), str(r[keys[0]])))
+    return out
+
+
+def _side(b: float | None, c: float | None, digits: int = 0) -> dict[str, Any]:
+    def fmt(v: float | None) -> float | None:
+        return None if v is None else (round(v) if digits == 0 else round(v, digits))
+
+    delta = None if b is None or c is None else fmt(c - b)
+    return {"baseline": fmt(b), "candidate": fmt(c), "delta": delta}
+
+
+def _balance(facts: RunFacts) -> dict[str, Any]:
+    """Straggler spread: per step, (slowest - fastest rank) / median rank; its median."""
+    steps: dict[int, list[int]] = {}
+    for rank_steps in facts.step_times.values():
+        for step, ns in rank_steps.items():
+            steps.setdefault(step, []).append(ns)
+    spreads = [(max(v) - min(v)) / float(np.median(v)) for v in steps.values() if len(v) > 1]
+    medians = {r: float(np.median(list(s.values()))) for r, s in facts.step_times.items() if s}
+    slowest = max(medians, key=lambda r: medians[r]) if len(medians) > 1 else None
+    return {"spread": round(float(np.median(spreads)), 4) if spreads else None,
+            "slowest_rank": slowest}  # fmt: skip
+
+
+def representative_step(facts: RunFacts, steps: set[int] | None = None) -> dict[str, Any] | None:
+    """The step whose time is nearest the run's median (among `steps` when given): a typical
+    step to open in the timeline."""
+    times = {}
+    for rank_steps in facts.step_times.values():
+        for step, ns in rank_steps.items():
+            if steps is None or step in steps:
+                times[step] = max(times.get(step, 0), ns)
+    if not times:
+        return None
+    median = float(np.median(list(times.values())))
+    step = min(times, key=lambda s: (abs(times[s] - median), s))
+    return {"run": facts.name, "step": step}
+
+
+def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
+    """The diff answer (docs/DIFF.md): candidate minus baseline throughout."""
+    b_ranks, c_ranks = baseline.ranks, candidate.ranks
+    matched = sorted(set(b_ranks) & set(c_ranks)) if len(b_ranks) == len(c_ranks) else []
+    note = None
+    if len(b_ranks) != len(c_ranks):
+        note = (
+            f"world sizes differ ({len(b_ranks)} vs {len(c_ranks)} ranks): compared on "
+            "per-step aggregates (the slowest rank's step time), ranks not matched"
+        )
+    elif matched != b_ranks:
+        note = f"rank numbers differ ({b_ranks} vs {c_ranks}): only {matched} are matched"
+    step = compare_step_times(run_step_times(baseline), run_step_times(candidate))
+    source = baseline.category_source or candidate.category_source
+    categories = []
+    if baseline.category_source == candidate.category_source:
+        for name in dict.fromkeys([*baseline.categories, *candidate.categories]):
+            old, new = baseline.categories.get(name, 0.0), candidate.categories.get(name, 0.0)
+            categories.append({"category": name, "baseline_ns": round(old),
+                               "candidate_ns": round(new),
+                               "delta_ns": round(new - old)})  # fmt: skip
+    ranked = sorted(categories, key=lambda c: -abs(c["delta_ns"]))
+    step["headline"] = headline(step, ranked, source)
+    per_b, per_c = baseline.traced_steps, candidate.traced_steps
+    operators = _rows(baseline.operators, candidate.operators, ("name",), per_b, per_c, True)
+    kernels = _rows(baseline.kernels, candidate.kernels, ("name",), per_b, per_c, True)
+    modules = _rows(baseline.modules, candidate.modules, ("path", "phase"),
+                    baseline.module_steps, candidate.module_steps, False)  # fmt: skip
+    b_keys = {f["key"]: f for f in baseline.findings}
+    c_keys = {f["key"]: f for f in candidate.findings}
+
+    def brief(f: dict[str, Any]) -> dict[str, Any]:
+        return {k: f[k] for k in ("key", "kind", "severity", "title")}
+
+    b_balance, c_balance = _balance(baseline), _balance(candidate)
+    common = set(run_step_times_steps(baseline)) & set(run_step_times_steps(candidate))
+    return {
+        "baseline": baseline.name,
+        "candidate": candidate.name,
+        "ranks": {
+            "matched": matched,
+            "baseline_world": len(b_ranks),
+            "candidate_world": len(c_ranks),
+            "note": note,
+        },  # fmt: skip
+        "step_time": step,
+        "category_source": source if categories else None,
+        "categories": categories,
+        "per_step": {"baseline": round(per_b, 2), "candidate": round(per_c, 2)},
+        "operators": operators[:MAX_ROWS],
+        "operators_total": len(operators),
+        "kernels": kernels[:MAX_ROWS],
+        "kernels_total": len(kernels),
+        "modules": modules[:MAX_ROWS],
+        "modules_total": len(modules),
+        "memory": {
+            k: _side(baseline.memory.get(k), candidate.memory.get(k))
+            for k in ("peak_bytes", "reserved_bytes", "slope_bytes_per_step")
+        },  # fmt: skip
+        "gpu": {
+            k: _side(baseline.gpu.get(k), candidate.gpu.get(k), 4)
+            for k in ("trace_utilization", "tracker_utilization")
+        },  # fmt: skip
+        "balance": {
+            "spread": _side(b_balance["spread"], c_balance["spread"], 4),
+            "slowest_rank": {
+                "baseline": b_balance["slowest_rank"],
+                "candidate": c_balance["slowest_rank"],
+            },  # fmt: skip
+            "ranks": [
+                {"rank": r, **_side(_rank_median(baseline, r), _rank_median(candidate, r))}
+                for r in matched
+            ],
+        },
+        "findings": {
+            "appeared": [brief(c_keys[k]) for k in c_keys if k not in b_keys],
+            "disappeared": [brief(b_keys[k]) for k in b_keys if k not in c_keys],
+            "kept": [brief(c_keys[k]) for k in c_keys if k in b_keys],
+        },
+        "links": {
+            "baseline_step": representative_step(baseline, common or None),
+            "candidate_step": representative_step(candidate, common or None),
+        },
+    }
+
+
+def run_step_times_steps(facts: RunFacts) -> set[int]:
+    """Step numbers any rank of the run recorded."""
+    return {s for steps in facts.step_times.values() for s in steps}
+
+
+def _rank_median(facts: RunFacts, rank: int) -> float | None:
+    steps = facts.step_times.get(rank)
+    return float(np.median(list(steps.values()))) if steps else None
