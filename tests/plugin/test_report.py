@@ -1,0 +1,170 @@
+"""`tb-perf report`: the page shows the service's answers, escapes what runs recorded, and
+loads nothing but itself."""
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from tb_perf_plugin import report
+from tb_perf_plugin.service import RunService
+from tests.conftest import write_training_run
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+def _answers(logdir: Path, run: str, rank: str | None = None) -> dict:
+    service = RunService(str(logdir), executor="inline")
+    try:
+        return report.gather(service, run, rank)
+    finally:
+        service.close()
+
+
+@pytest.fixture(scope="module")
+def slow_data() -> tuple[dict, str]:
+    answers = _answers(SAMPLE_RUNS, "ddp_slow_data")
+    return answers, report.render(answers)
+
+
+def test_slow_data_report_holds_the_services_findings_and_numbers(slow_data):
+    answers, page = slow_data
+    service = RunService(str(SAMPLE_RUNS), executor="inline")
+    try:
+        summary = service.summary("ddp_slow_data", wait_s=None)
+        findings = service.findings("ddp_slow_data", wait_s=None)["findings"]
+    finally:
+        service.close()
+    assert [f["kind"] for f in findings] == ["data_loading", "data_loading"]
+    for finding in findings:
+        assert html.escape(finding["title"]) in page
+        assert html.escape(finding["recommendation"]) in page
+        for name, item in finding["evidence"].items():
+            assert f'>{html.escape(name)}</td><td class="l name">{item["value"]}<' in page
+    for rank in summary["ranks"]:  # raw ns to sort by, ms as shown
+        for stat in ("mean", "p50", "p95", "max"):
+            ns = rank["step_time_ns"][stat]
+            assert f'data-v="{ns}">{ns / 1e6:.2f}</td>' in page
+    for span in summary["spans"]:
+        assert f">{span['name']}</td>" in page
+        assert f'data-v="{span["total_ns"]}">{span["total_ns"] / 1e6:.2f}</td>' in page
+    assert answers["summary"] == summary
+    # no traces: the breakdown is each rank's mean step split by its spans' self time
+    assert "No torch.profiler traces" in page and "outside spans" in page
+    assert page.count("<polyline") == len(summary["step_series"])
+    assert "No MemorySampler records." in page
+
+
+def test_traced_run_has_breakdown_bars_and_top_operators():
+    answers = _answers(SAMPLE_RUNS, "ddp_traced")
+    page = report.render(answers)
+    categories = answers["breakdown"]["categories"]
+    for rank in answers["breakdown"]["ranks"]:
+        assert f"<h3>rank {rank['rank']}</h3>" in page
+        for step in rank["steps"]:
+            for category in categories:
+                if step["ns"][category]:
+                    assert f"{step['step']} {category}: {step['ns'][category] / 1e6:.2f} ms" in page
+    top = answers["operators"]["rows"]
+    assert len(top) == report.TOP_ROWS < answers["operators"]["total_rows"]
+    for row in top:
+        assert f'data-v="{row["host_self_ns"]}">{row["host_self_ns"] / 1e6:.2f}</td>' in page
+
+
+def test_memory_and_module_sections_where_the_run_has_them():
+    leak = report.render(_answers(SAMPLE_RUNS, "ddp_leak"))
+    assert "grows by" in leak and "rss trend" in leak and "pynvml is not installed" in leak
+    modules = _answers(SAMPLE_RUNS, "ddp_modules", rank="1")
+    page = report.render(modules)
+    assert modules["summary"]["rank"] == 1 and "; rank 1</p>" in page
+    called = [r for r in modules["modules"]["rows"] if r["total"] is not None]
+    top = max(called, key=lambda r: r["total"]["total_ns"])
+    assert f'data-v="{top["total"]["self_ns"]}"' in page
+
+
+def test_names_from_the_run_are_escaped(tmp_path):
+    write_training_run(tmp_path / "run", world_size=1, steps=2)
+    answers = _answers(tmp_path, "run")
+    answers["summary"]["spans"][0]["name"] = HOSTILE
+    answers["findings"] = [{
+        "kind": "hot_operator", "severity": "warning", "title": f"{HOSTILE} is hot",
+        "evidence": {"operator": {"value": HOSTILE, "unit": ""}}, "recommendation": HOSTILE,
+    }]  # fmt: skip
+    answers["operators"]["rows"] = [{
+        "name": HOSTILE, "calls": 1, "host_self_ns": 1, "host_total_ns": 1,
+        "device_self_ns": 0, "device_total_ns": 0,
+    }]  # fmt: skip
+    answers["title"] = HOSTILE
+    page = report.render(answers)
+    assert HOSTILE not in page and "<img" not in page
+    assert page.count("<script>") == 1  # the sorting script only
+    assert page.count(html.escape(HOSTILE)) >= 6
+
+
+def test_span_name_recorded_by_mytimer_is_escaped(tmp_path):
+    from collectors import MyTimer, RunWriter
+
+    with RunWriter(tmp_path / "run", rank=0, world_size=1) as writer:
+        timer = MyTimer(writer, gpu=False)
+        timer.set_step(0)
+        with timer.range(HOSTILE):
+            pass
+        timer.step()
+        timer.close()
+    page = report.render(_answers(tmp_path, "run"))
+    assert html.escape(HOSTILE) in page and HOSTILE not in page
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (Debian's chromium package)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the playwright Python package is not installed"
+    )
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+def test_report_opens_offline_and_requests_nothing_but_itself(browser, slow_data, tmp_path):
+    path = tmp_path / "report.html"
+    report.write_report(str(path), slow_data[1])
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    requested: list[str] = []
+    errors: list[str] = []
+
+    def intercept(route):  # record every request; only the file itself may load
+        requested.append(route.request.url)
+        if route.request.url == path.as_uri():
+            route.continue_()
+        else:
+            route.abort()
+
+    context.route("**/*", intercept)
+    page = context.new_page()
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text))
+    try:
+        page.goto(path.as_uri())
+        page.wait_for_load_state("networkidle")
+        assert page.get_by_role("heading", name="Findings").is_visible()
+        assert page.locator("svg rect").first.is_visible()
+        assert page.locator("svg polyline").count() == 2
+        spans = page.locator("table.sortable").nth(1)
+        names = lambda: spans.locator("tbody td:first-child").all_text_contents()  # noqa: E731
+        assert names()[0] == "data"  # by total time, as the service sorts
+        spans.locator("th", has_text="total ms").click()  # ascending
+        assert names()[-1] == "data" and names()[0] != "data"
+    finally:
+        context.close()
+    assert set(requested) == {path.as_uri()}, requested
+    assert not errors, errors
+    assert not re.search(r"(src|href)=\"?(https?:)?//", slow_data[1])
