@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from .analysis.diff import compare as diff_runs
 from .analysis.findings import memory_text
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import KINDS
@@ -342,6 +343,115 @@ def _ingest(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _delta_ms(ns: int | None) -> str:
+    return "-" if ns is None else f"{ns / 1e6:+.2f}"
+
+
+def _cut(name: str, width: int = 80) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _delta_rows(rows: list[dict[str, Any]], key: str, limit: int) -> list[list[str]]:
+    return [
+        [_cut(str(r[key]) + (f" ({r['phase']})" if "phase" in r else "")), r["status"],
+         _ms(r["baseline_ns"]), _ms(r["candidate_ns"]), _delta_ms(r["delta_ns"])]
+        for r in rows[:limit]
+    ]  # fmt: skip
+
+
+def _side_text(name: str, side: dict[str, Any], unit: str) -> str | None:
+    if side["baseline"] is None and side["candidate"] is None:
+        return None
+    show = memory_text if unit == "bytes" else (lambda v: f"{v:.1%}" if unit == "%" else str(v))
+    values = [("-" if side[k] is None else show(side[k])) for k in ("baseline", "candidate")]
+    return f"{name}: {values[0]} -> {values[1]}"
+
+
+def format_diff(body: dict[str, Any], fmt: str, limit: int = 10) -> str:
+    """The diff report: `body` is the compare route's answer (docs/DIFF.md)."""
+    if fmt == "json":
+        return json.dumps(body, indent=2)
+    table = _md_table if fmt == "md" else _text_table
+    step = body["step_time"]
+    head = "## " if fmt == "md" else ""
+    parts = [
+        ("# " if fmt == "md" else "") + f"diff {body['baseline']} -> {body['candidate']}",
+        step["headline"],
+        table(["steps", "baseline", "candidate"], [
+            ["count", str(step["baseline"]["steps"]), str(step["candidate"]["steps"])],
+            ["median ms", _ms(step["baseline"]["median_ns"]), _ms(step["candidate"]["median_ns"])],
+            ["p95 ms", _ms(step["baseline"]["p95_ns"]), _ms(step["candidate"]["p95_ns"])],
+        ]),
+        f"ratio {step['ratio']} (candidate / baseline median), {1 - step['alpha']:.0%} interval "
+        f"{step['ci']}: {step['verdict']}",
+    ]  # fmt: skip
+    if body["ranks"]["note"]:
+        parts.append(f"note: {body['ranks']['note']}")
+    if body["categories"]:
+        rows = [[c["category"], _ms(c["baseline_ns"]), _ms(c["candidate_ns"]),
+                 _delta_ms(c["delta_ns"])] for c in body["categories"]]  # fmt: skip
+        columns = ["category", "baseline ms", "candidate ms", "delta ms"]
+        title = f"{head}categories (mean per step, {body['category_source']})"
+        parts.append(title + "\n\n" + table(columns, rows))
+    header = ["name", "status", "baseline ms", "candidate ms", "delta ms"]
+    for section, key in (("operators", "name"), ("kernels", "name"), ("modules", "path")):
+        if body[section]:
+            title = f"{head}{section} (per step, largest changes first)"
+            parts.append(title + "\n\n" + table(header, _delta_rows(body[section], key, limit), 2))
+    lines = [
+        _side_text("peak allocated", body["memory"]["peak_bytes"], "bytes"),
+        _side_text("peak reserved", body["memory"]["reserved_bytes"], "bytes"),
+        _side_text("memory slope per step", body["memory"]["slope_bytes_per_step"], "bytes"),
+        _side_text("GPU busy (traces)", body["gpu"]["trace_utilization"], "%"),
+        _side_text("GPU utilization (GpuTracker)", body["gpu"]["tracker_utilization"], "%"),
+        _side_text("straggler spread", body["balance"]["spread"], "%"),
+    ]
+    if any(lines):
+        parts.append("\n".join(f"- {line}" for line in lines if line))
+    findings = body["findings"]
+    changes = [f"- appeared: [{f['severity']}] {f['title']}" for f in findings["appeared"]]
+    changes += [f"- disappeared: [{f['severity']}] {f['title']}" for f in findings["disappeared"]]
+    if changes:
+        parts.append(f"{head}findings\n" + "\n".join(changes))
+    return "\n\n".join(parts)
+
+
+def _diff_body(args: argparse.Namespace) -> dict[str, Any]:
+    """The compare answer for BASELINE and CANDIDATE: names in one --logdir, else two run
+    directories (one service each, diffed on their facts)."""
+    if args.logdir is not None:
+        service = RunService(args.logdir, executor=args.executor)
+        try:
+            return service.compare(args.baseline, args.candidate, wait_s=None)
+        finally:
+            service.close()
+    facts = []
+    for path in (args.baseline, args.candidate):
+        service, name = _resolve(path, None, args.executor)
+        try:
+            facts.append(service.facts(name, wait_s=None))
+        finally:
+            service.close()
+        facts[-1].name = path
+    return diff_runs(*facts)
+
+
+def _diff(args: argparse.Namespace) -> int:
+    if args.fail_on_regression is not None and args.fail_on_regression < 0:
+        raise InvalidArgument("--fail-on-regression takes a percentage >= 0")
+    body = _diff_body(args)
+    for side in ("baseline", "candidate"):
+        if body["step_time"][side]["steps"] < 2:
+            raise Unreadable(f"{body[side]}: fewer than 2 step times could be read")
+    print(format_diff(body, args.format, args.top))
+    low = body["step_time"]["ci"][0]
+    if args.fail_on_regression is not None and low > 1 + args.fail_on_regression / 100:
+        print(f"tb-perf: regression: interval lower bound {low} > "
+              f"{1 + args.fail_on_regression / 100:g}", file=sys.stderr)  # fmt: skip
+        return EXIT_REGRESSION
+    return EXIT_OK
+
+
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "run", metavar="RUN", help="a run directory, or a run name when --logdir is given"
@@ -396,6 +506,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_arguments(ingest)
     ingest.set_defaults(handler=_ingest)
+
+    diff = commands.add_parser(
+        "diff",
+        help="candidate against baseline: is it faster or slower per step, and where",
+        description="Compare two runs (docs/DIFF.md): the step-time ratio of medians with a "
+        "99%% bootstrap interval and a verdict, category, operator, kernel and module deltas, "
+        "memory, GPU utilization, rank balance and findings that appeared or disappeared.",
+    )
+    diff.add_argument("baseline", metavar="BASELINE", help="a run directory, or a run name")
+    diff.add_argument("candidate", metavar="CANDIDATE", help="a run directory, or a run name")
+    diff.add_argument("--logdir", help="the logdir BASELINE and CANDIDATE are names in")
+    diff.add_argument("--executor", choices=KINDS, help="where per-file ingest runs")
+    diff.add_argument("--format", choices=["text", "json", "md"], default="text")
+    diff.add_argument("--top", type=int, default=10, help="rows of each delta table (text, md)")
+    diff.add_argument(
+        "--fail-on-regression",
+        type=float,
+        metavar="PCT",
+        help="exit 1 when the interval's lower bound exceeds 1 + PCT/100",
+    )
+    diff.set_defaults(handler=_diff)
     return parser
 
 

@@ -803,14 +803,26 @@ class RunService:
         runs = (self.find_run(baseline), self.find_run(candidate))
         wait = self._wait(wait_s)
         for run in runs:  # both runs' own results first: the pair's job then only diffs
-            for ready in (self.analysis(run, wait), self.module_data(run, wait)):
-                if isinstance(ready, Progress):
-                    return ready
+            if isinstance(ready := self._facts_ready(run, wait), Progress):
+                return ready
         signature = runs[0].signature() + (None,) + runs[1].signature()
         return self._result(
             runs[0], f"compare:{runs[1].name}", signature, 1,
             lambda job: diff_runs(self._run_facts(runs[0]), self._run_facts(runs[1])), wait,
         )  # fmt: skip
+
+    def facts(self, run_name: str | None, wait_s: float | None = None) -> RunFacts | Progress:
+        """What the diff reads of one run (`tb-perf diff` pairs runs of two services)."""
+        run = self.find_run(run_name)
+        if isinstance(ready := self._facts_ready(run, self._wait(wait_s)), Progress):
+            return ready
+        return self._run_facts(run)
+
+    def _facts_ready(self, run: Run, wait_s: float | None) -> Progress | None:
+        for ready in (self.analysis(run, wait_s), self.module_data(run, wait_s)):
+            if isinstance(ready, Progress):
+                return ready
+        return None
 
     def _run_facts(self, run: Run) -> RunFacts:
         """What the diff reads of a run, from its cached results and route answers."""
