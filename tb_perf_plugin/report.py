@@ -361,14 +361,121 @@ def _gpu_html(gpu: dict[str, Any]) -> str:
     return _table(header, rows, left=0)
 
 
+def delta_bars_svg(rows: list[tuple[str, float]]) -> str:
+    """Horizontal bars of candidate-minus-baseline deltas (ns) around a zero line: slower to
+    the right in red, faster to the left in green; each bar's <title> gives its value."""
+    top = max((abs(v) for _, v in rows), default=0) or 1
+    width, row_h, label_w = 760, 22, 260
+    half = (width - label_w - 20) / 2
+    zero = label_w + half
+    height = row_h * len(rows) + 10
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">',
+        f'<line x1="{zero}" y1="0" x2="{zero}" y2="{height}" stroke="#999"/>',
+    ]
+    for i, (label, value) in enumerate(rows):
+        y, w = 5 + i * row_h, abs(value) / top * half
+        x = zero if value >= 0 else zero - w
+        color = "#c0392b" if value > 0 else "#27ae60"
+        shown = f"{value / 1e6:+.2f} ms"
+        parts.append(
+            f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end">{_e(label)} {shown}</text>'
+            f'<rect x="{x:.1f}" y="{y + 2}" width="{max(w, 1):.1f}" height="{row_h - 6}" '
+            f'fill="{color}"><title>{_e(label)}: {shown}</title></rect>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _side_cells(side: dict[str, Any], show: Any) -> list[str]:
+    return [
+        _cell("-" if side[k] is None else show(side[k]), side[k])
+        for k in ("baseline", "candidate", "delta")
+    ]
+
+
+def _compare_html(body: dict[str, Any]) -> str:
+    """The compare route's answer: headline, step times, category deltas as bars, the largest
+    operator/kernel/module changes, memory, GPU and balance, findings that came or went."""
+    step = body["step_time"]
+    out = [
+        f"<h3>{_e(step['headline'])}</h3>",
+        f'<p class="muted">baseline {_e(body["baseline"])}, candidate {_e(body["candidate"])}; '
+        f"ratio of medians {_e(step['ratio'])}, {1 - step['alpha']:.0%} interval "
+        f"{_e(step['ci'])}: {_e(step['verdict'])}</p>",
+    ]
+    if body["ranks"]["note"]:
+        out.append(f'<p class="muted">{_e(body["ranks"]["note"])}</p>')
+    out.append(
+        _table(
+            ["steps", "baseline", "candidate"],
+            [
+                [_cell(label, left=True),
+                 *(_cell(show(step[k][key]), step[k][key]) for k in ("baseline", "candidate"))]
+                for label, key, show in (("count", "steps", str), ("median ms", "median_ns", _ms),
+                                         ("p95 ms", "p95_ns", _ms))
+            ],
+        )
+    )  # fmt: skip
+    if body["categories"]:
+        ranked = sorted(body["categories"], key=lambda c: -abs(c["delta_ns"]))
+        out.append(
+            f'<p class="muted">mean time per step by {_e(body["category_source"])}, candidate '
+            "minus baseline</p>" + delta_bars_svg([(c["category"], c["delta_ns"]) for c in ranked])
+        )
+    header = ["name", "status", "baseline ms", "candidate ms", "delta ms"]
+    for section, key in (("operators", "name"), ("kernels", "name"), ("modules", "path")):
+        rows = [
+            [_cell(r[key] + (f" ({r['phase']})" if "phase" in r else ""), left=True),
+             _cell(r["status"], left=True),
+             *(_cell(_ms(r[k]), r[k]) for k in ("baseline_ns", "candidate_ns", "delta_ns"))]
+            for r in body[section][:TOP_ROWS]
+        ]  # fmt: skip
+        if rows:
+            out.append(f"<h3>{section} per step, largest changes first "
+                       f"({len(rows)} of {body[f'{section}_total']})</h3>")  # fmt: skip
+            out.append(_table(header, rows, left=2))
+    sides = [
+        ("peak allocated", body["memory"]["peak_bytes"], memory_text),
+        ("peak reserved", body["memory"]["reserved_bytes"], memory_text),
+        ("memory slope per step", body["memory"]["slope_bytes_per_step"], memory_text),
+        ("GPU busy (traces)", body["gpu"]["trace_utilization"], "{:.1%}".format),
+        ("GPU utilization (GpuTracker)", body["gpu"]["tracker_utilization"], "{:.1%}".format),
+        ("straggler spread", body["balance"]["spread"], "{:.1%}".format),
+    ]
+    rows = [[_cell(name, left=True), *_side_cells(side, show)] for name, side, show in sides
+            if side["baseline"] is not None or side["candidate"] is not None]  # fmt: skip
+    rows += [
+        [_cell(f"rank {r['rank']} median step ms", left=True), *_side_cells(r, _ms)]
+        for r in body["balance"]["ranks"]
+    ]
+    if rows:
+        out.append(_table(["", "baseline", "candidate", "delta"], rows))
+    findings = body["findings"]
+    changes = [
+        f"<li>{what}: [{_e(f['severity'])}] {_e(f['title'])}</li>"
+        for what in ("appeared", "disappeared")
+        for f in findings[what]
+    ]
+    if changes:
+        out.append(f"<h3>findings that changed</h3><ul>{''.join(changes)}</ul>")
+    return "".join(out)
+
+
 def render(report: dict[str, Any]) -> str:
-    """The whole page for `gather`'s answers: one HTML string, nothing to fetch."""
+    """The whole page for `gather`'s answers (and, under "compare", the compare route's answer
+    with a baseline): one HTML string, nothing to fetch."""
     summary = report["summary"]
     steps = summary["steps"]
     span = "" if steps["first"] is None else f" ({steps['first']}..{steps['last']})"
     scope = "all ranks" if summary["rank"] is None else f"rank {summary['rank']}"
     sections = [
         ("Findings", _findings_html(report["findings"])),
+        *(
+            [("Compared with the baseline", _compare_html(report["compare"]))]
+            if report.get("compare")
+            else []
+        ),
         ("Step-time breakdown", _breakdown_html(report)),
         ("Step time per rank", _steps_html(summary)),
         ("MyTimer spans", _spans_html(summary)),

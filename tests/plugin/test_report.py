@@ -85,6 +85,30 @@ def test_memory_and_module_sections_where_the_run_has_them():
     assert f'data-v="{top["total"]["self_ns"]}"' in page
 
 
+def test_comparison_section_shows_the_compare_answer():
+    service = RunService(str(SAMPLE_RUNS), executor="inline")
+    try:
+        answers = report.gather(service, "ddp_fast_data")
+        body = service.compare("ddp_slow_data", "ddp_fast_data", wait_s=None)
+    finally:
+        service.close()
+    assert "Compared with the baseline" not in report.render(answers)
+    answers["compare"] = body
+    page = report.render(answers)
+    step = body["step_time"]
+    assert step["verdict"] == "faster"
+    assert f"<h3>{html.escape(step['headline'])}</h3>" in page
+    for side in ("baseline", "candidate"):
+        ns = step[side]["median_ns"]
+        assert f'data-v="{ns}">{ns / 1e6:.2f}</td>' in page
+    for category in body["categories"]:
+        assert f"{category['category']} {category['delta_ns'] / 1e6:+.2f} ms</text>" in page
+    for rank in body["balance"]["ranks"]:
+        assert f'data-v="{rank["delta"]}">{rank["delta"] / 1e6:.2f}</td>' in page
+    for finding in body["findings"]["appeared"]:
+        assert f"appeared: [{finding['severity']}] {html.escape(finding['title'])}" in page
+
+
 def test_names_from_the_run_are_escaped(tmp_path):
     write_training_run(tmp_path / "run", world_size=1, steps=2)
     answers = _answers(tmp_path, "run")
@@ -98,10 +122,28 @@ def test_names_from_the_run_are_escaped(tmp_path):
         "device_self_ns": 0, "device_total_ns": 0,
     }]  # fmt: skip
     answers["title"] = HOSTILE
+    answers["compare"] = {
+        "baseline": HOSTILE, "candidate": "run", "ranks": {"note": HOSTILE},
+        "step_time": {"headline": HOSTILE, "ratio": None, "ci": [None, None], "alpha": 0.01,
+                      "verdict": "inconclusive", "baseline": {"steps": 0, "median_ns": None,
+                      "p95_ns": None}, "candidate": {"steps": 0, "median_ns": None,
+                      "p95_ns": None}},
+        "category_source": "spans", "categories": [
+            {"category": HOSTILE, "baseline_ns": 1, "candidate_ns": 2, "delta_ns": 1}],
+        "operators": [{"name": HOSTILE, "status": "new", "baseline_ns": 0, "candidate_ns": 1,
+                       "delta_ns": 1}], "operators_total": 1,
+        "kernels": [], "kernels_total": 0, "modules": [], "modules_total": 0,
+        "memory": {k: {"baseline": None, "candidate": None, "delta": None}
+                   for k in ("peak_bytes", "reserved_bytes", "slope_bytes_per_step")},
+        "gpu": {k: {"baseline": None, "candidate": None, "delta": None}
+                for k in ("trace_utilization", "tracker_utilization")},
+        "balance": {"spread": {"baseline": None, "candidate": None, "delta": None}, "ranks": []},
+        "findings": {"appeared": [{"severity": "info", "title": HOSTILE}], "disappeared": []},
+    }  # fmt: skip
     page = report.render(answers)
     assert HOSTILE not in page and "<img" not in page
     assert page.count("<script>") == 1  # the sorting script only
-    assert page.count(html.escape(HOSTILE)) >= 6
+    assert page.count(html.escape(HOSTILE)) >= 12
 
 
 def test_span_name_recorded_by_mytimer_is_escaped(tmp_path):
