@@ -3,6 +3,7 @@
 import { kernelsDashboard } from "./analysis/kernels";
 import { modulesDashboard } from "./analysis/modules";
 import { operatorsDashboard } from "./analysis/operators";
+import { compareDashboard } from "./compare/dashboard";
 import type { Dashboard } from "./dashboard";
 import { gpuDashboard } from "./gpu/dashboard";
 import { memoryDashboard } from "./memory/dashboard";
@@ -17,4 +18,5 @@ export const DASHBOARDS: readonly Dashboard[] = [
   modulesDashboard,
   memoryDashboard,
   gpuDashboard,
+  compareDashboard,
 ];

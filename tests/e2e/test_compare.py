@@ -1,0 +1,109 @@
+"""The Compare tab in the real TensorBoard UI on the demo runs: the slow/fast DataLoader pair
+reads as faster with data loading the main change and links into each run's Timeline; a traced
+run against a module-tracked one sorts and filters its delta tables; a run against itself is
+refused plainly; the chosen pair survives a reload through the iframe's location hash."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
+
+PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
+# The route may ingest both runs first (202 with progress); allow for a cold cache.
+LOAD_TIMEOUT_MS = 60_000
+
+
+def open_compare(page: Page, server, baseline: str, candidate: str) -> FrameLocator:
+    page.goto(f"{server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("tab-compare").click()
+    expect(plugin.get_by_test_id("compare")).to_be_visible(timeout=LOAD_TIMEOUT_MS)
+    plugin.get_by_test_id("compare-baseline").select_option(baseline)
+    plugin.get_by_test_id("compare-candidate").select_option(candidate)
+    return plugin
+
+
+def column_values(plugin: FrameLocator, table: str, column: str) -> list[float]:
+    cells = plugin.locator(f'[data-testid="{table}"] tbody td[data-column="{column}"]')
+    return [float(v) for v in cells.evaluate_all("cells => cells.map(c => c.dataset.value)")]
+
+
+def test_compare_demo_pair_is_faster_mostly_data(page, tensorboard_server):
+    plugin = open_compare(page, tensorboard_server, "ddp_slow_data", "ddp_fast_data")
+    answer = tensorboard_server.get_json(
+        "compare?baseline=ddp_slow_data&candidate=ddp_fast_data", timeout_s=120
+    )
+    step = answer["step_time"]
+    headline = plugin.get_by_test_id("compare-headline")
+    expect(headline).to_have_attribute("data-verdict", "faster", timeout=LOAD_TIMEOUT_MS)
+    expect(headline).to_contain_text(step["headline"])
+    expect(headline).to_contain_text("mostly data")
+    # the category chart: data loading is the largest change, drawn left of the zero line
+    bars = plugin.get_by_test_id("category-delta")
+    expect(bars.first).to_have_attribute("data-category", "data")
+    assert float(bars.first.get_attribute("data-value")) < 0
+    expect(bars.first.locator("rect")).to_have_class("delta-bar delta-faster")
+    # both DataLoader findings remain, neither run has memory samples, and both ranks are balanced
+    kept = plugin.get_by_test_id("findings-kept").get_by_test_id("compare-finding")
+    expect(kept).to_have_count(2)
+    expect(plugin.get_by_test_id("memory-none")).to_be_visible()
+    expect(plugin.locator('[data-testid=balance-table] tr[data-name="rank 1"]')).to_be_visible()
+
+    # the candidate's typical step opens in its Timeline, with the toolbar on that run
+    link = plugin.get_by_test_id("timeline-link-candidate")
+    expect(link).to_have_attribute("data-step", str(answer["links"]["candidate_step"]["step"]))
+    link.click()
+    expect(plugin.get_by_test_id("tab-timeline")).to_have_attribute("aria-selected", "true")
+    expect(plugin.get_by_test_id("run-select")).to_have_value("ddp_fast_data")
+    # back on Compare (the pair is kept), the baseline's link switches the run
+    plugin.get_by_test_id("tab-compare").click()
+    expect(plugin.get_by_test_id("compare-headline")).to_have_attribute("data-verdict", "faster")
+    plugin.get_by_test_id("timeline-link-baseline").click()
+    expect(plugin.get_by_test_id("tab-timeline")).to_have_attribute("aria-selected", "true")
+    expect(plugin.get_by_test_id("run-select")).to_have_value("ddp_slow_data")
+
+
+def test_compare_delta_tables_sort_and_filter(page, tensorboard_server):
+    # A traced run against a module-tracked one: every operator vanished, every module is new.
+    plugin = open_compare(page, tensorboard_server, "ddp_traced", "ddp_modules")
+    table = plugin.get_by_test_id("co-delta-table")
+    expect(table).to_be_visible(timeout=LOAD_TIMEOUT_MS)
+    deltas = column_values(plugin, "co-delta-table", "delta_ns")
+    assert len(deltas) > 5 and deltas == sorted(deltas, reverse=True)  # largest increase first
+    delta_header = table.locator('th[data-column="delta_ns"]')
+    delta_header.get_by_role("button").click()
+    expect(delta_header).to_have_attribute("aria-sort", "ascending")
+    deltas = column_values(plugin, "co-delta-table", "delta_ns")
+    assert deltas == sorted(deltas)  # largest saving first
+    first = table.locator("tbody tr").first
+    expect(first.locator('td[data-column="status"]')).to_have_text("vanished")
+    # the filter keeps the matching rows, in the clicked order
+    plugin.get_by_test_id("co-delta-filter").fill("all_reduce")
+    names = table.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.name)")
+    assert names and all("all_reduce" in name for name in names)
+    filtered = column_values(plugin, "co-delta-table", "delta_ns")
+    assert filtered == sorted(filtered)
+    modules = plugin.get_by_test_id("cm-delta-table")
+    expect(modules.locator('tbody tr[data-name="(model)"]').first).to_be_visible()
+    expect(modules.locator('td[data-column="status"]').first).to_have_text("new")
+
+
+def test_compare_same_run_and_the_pair_in_the_hash(page, tensorboard_server):
+    plugin = open_compare(page, tensorboard_server, "ddp_leak", "ddp_leak")
+    expect(plugin.get_by_test_id("compare-problem")).to_contain_text("same run")
+    expect(plugin.get_by_test_id("compare-headline")).to_have_count(0)
+    # swapping a real pair, then reloading: the iframe's hash brings the same pair back
+    plugin.get_by_test_id("compare-baseline").select_option("ddp_fast_data")
+    plugin.get_by_test_id("compare-candidate").select_option("ddp_slow_data")
+    plugin.get_by_test_id("compare-swap").click()
+    expect(plugin.get_by_test_id("compare-headline")).to_have_attribute(
+        "data-verdict", "faster", timeout=LOAD_TIMEOUT_MS
+    )
+    page.frame_locator(PLUGIN_IFRAME).locator("body").evaluate("() => location.reload()")
+    expect(plugin.get_by_test_id("compare-baseline")).to_have_value("ddp_slow_data")
+    expect(plugin.get_by_test_id("compare-candidate")).to_have_value("ddp_fast_data")
+    expect(plugin.get_by_test_id("compare-headline")).to_have_attribute(
+        "data-verdict", "faster", timeout=LOAD_TIMEOUT_MS
+    )
