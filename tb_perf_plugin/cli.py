@@ -452,6 +452,26 @@ def _diff(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _report(args: argparse.Namespace) -> int:
+    from .report import gather, render, write_report  # report.py imports this module
+
+    service, name = _resolve(args.run, args.logdir, args.executor)
+    try:
+        answers = gather(service, name, args.rank, args.run if name == "." else None)
+    finally:
+        service.close()
+    if args.baseline is not None:
+        pair = argparse.Namespace(baseline=args.baseline, candidate=args.run, logdir=args.logdir,
+                                  executor=args.executor)  # fmt: skip
+        answers["compare"] = _diff_body(pair)
+    try:
+        write_report(args.output, render(answers))
+    except OSError as exc:
+        raise InvalidArgument(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    print(f"wrote {args.output}", file=sys.stderr)
+    return EXIT_OK
+
+
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "run", metavar="RUN", help="a run directory, or a run name when --logdir is given"
@@ -527,6 +547,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="exit 1 when the interval's lower bound exceeds 1 + PCT/100",
     )
     diff.set_defaults(handler=_diff)
+
+    report = commands.add_parser(
+        "report",
+        help="one self-contained offline HTML file of a run, for people without TensorBoard",
+        description="Write one HTML file (inline CSS and SVG charts, nothing fetched) with the "
+        "run's findings, step-time breakdown, step time per rank, span table, top operators, "
+        "kernels and modules, memory and GPU summaries; with --baseline, the comparison too.",
+    )
+    _add_run_arguments(report)
+    report.add_argument("--rank", help="only this rank (default: all ranks)")
+    report.add_argument(
+        "--baseline", help="a run to compare with (a run directory, or a name in --logdir)"
+    )
+    report.add_argument("-o", "--output", required=True, help="report.html")
+    report.set_defaults(handler=_report)
     return parser
 
 

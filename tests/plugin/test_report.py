@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from tb_perf_plugin import report
+from tb_perf_plugin.cli import main
 from tb_perf_plugin.service import RunService
 from tests.conftest import write_training_run
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.helpers import timer_file
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -210,3 +212,36 @@ def test_report_opens_offline_and_requests_nothing_but_itself(browser, slow_data
     assert set(requested) == {path.as_uri()}, requested
     assert not errors, errors
     assert not re.search(r"(src|href)=\"?(https?:)?//", slow_data[1])
+
+
+def test_cli_writes_the_report_with_a_baseline(tmp_path, capsys):
+    out = tmp_path / "report.html"
+    run, baseline = SAMPLE_RUNS / "ddp_fast_data", SAMPLE_RUNS / "ddp_slow_data"
+    assert main(["report", str(run), "--baseline", str(baseline), "-o", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().err
+    page = out.read_text()
+    assert f"tb-perf report: {html.escape(str(run))}</h1>" in page
+    assert "Compared with the baseline" in page and "faster per step" in page
+    assert f"baseline {html.escape(str(baseline))}, candidate" in page
+    by_name = ["report", "ddp_fast_data", "--logdir", str(SAMPLE_RUNS), "--rank", "1"]
+    assert main([*by_name, "--baseline", "ddp_slow_data", "-o", str(out)]) == 0
+    page = out.read_text()
+    assert "tb-perf report: ddp_fast_data</h1>" in page and "; rank 1</p>" in page
+    assert "baseline ddp_slow_data, candidate ddp_fast_data" in page
+
+
+def test_cli_exit_codes(training_logdir, tmp_path, capsys):
+    out = str(tmp_path / "report.html")
+    logdir = ["--logdir", str(training_logdir)]
+    assert main(["report", str(tmp_path / "missing"), "-o", out]) == 2
+    assert main(["report", "exp/a", *logdir, "--rank", "9", "-o", out]) == 2
+    assert main(["report", "exp/a", *logdir, "--baseline", "exp/nope", "-o", out]) == 2
+    assert main(["report", "exp/a", *logdir, "-o", str(tmp_path / "no" / "r.html")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert not (tmp_path / "report.html").exists()
+    for rank in (0, 1):
+        timer_file(training_logdir / "exp/a", rank).write_text(
+            '{"schema": "tb_perf.timer", "version": 99}\n'
+        )
+    assert main(["report", "exp/a", *logdir, "-o", out]) == 3
+    assert "version 99 is not supported" in capsys.readouterr().err
