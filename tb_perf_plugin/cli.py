@@ -362,7 +362,8 @@ def _delta_rows(rows: list[dict[str, Any]], key: str, limit: int) -> list[list[s
 def _side_text(name: str, side: dict[str, Any], unit: str) -> str | None:
     if side["baseline"] is None and side["candidate"] is None:
         return None
-    show = memory_text if unit == "bytes" else (lambda v: f"{v:.1%}" if unit == "%" else str(v))
+    formats = {"bytes": memory_text, "%": lambda v: f"{v:.1f}%", "fraction": lambda v: f"{v:.1%}"}
+    show = formats[unit]
     values = [("-" if side[k] is None else show(side[k])) for k in ("baseline", "candidate")]
     return f"{name}: {values[0]} -> {values[1]}"
 
@@ -404,7 +405,7 @@ def format_diff(body: dict[str, Any], fmt: str, limit: int = 10) -> str:
         _side_text("memory slope per step", body["memory"]["slope_bytes_per_step"], "bytes"),
         _side_text("GPU busy (traces)", body["gpu"]["trace_utilization"], "%"),
         _side_text("GPU utilization (GpuTracker)", body["gpu"]["tracker_utilization"], "%"),
-        _side_text("straggler spread", body["balance"]["spread"], "%"),
+        _side_text("straggler spread", body["balance"]["spread"], "fraction"),
     ]
     if any(lines):
         parts.append("\n".join(f"- {line}" for line in lines if line))

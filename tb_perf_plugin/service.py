@@ -866,8 +866,8 @@ class RunService:
         util = tables.gpus["util"].to_numpy(np.float64) if len(tables.gpus) else np.zeros(0)
         util = util[np.isfinite(util)]
         facts.gpu = {
-            "trace_utilization": float(np.mean(busy)) if busy else None,
-            "tracker_utilization": float(np.mean(util)) if len(util) else None,
+            "trace_utilization": 100 * float(np.mean(busy)) if busy else None,
+            "tracker_utilization": float(np.mean(util)) if len(util) else None,  # NVML's %
         }
         facts.findings = [f.to_json() for f in analysis.findings]
         return facts
