@@ -148,8 +148,8 @@ def stacked_bars_svg(bars: list[tuple[str, list[float]]], names: list[str], unit
     return "".join(parts)
 
 
-def line_chart_svg(series: list[tuple[str, list[int], list[float | None]]], unit: str) -> str:
-    """One polyline per series (label, x, y), x and y scaled to the data's range."""
+def line_chart_svg(series: list[tuple[str, list[int], list[float | None]]]) -> str:
+    """One polyline per series (label, steps, ns), scaled to the data's range; y in ms."""
     points = [(x, y) for _, xs, ys in series for x, y in zip(xs, ys, strict=True) if y is not None]
     width, height, left, bottom = 760, 240, 60, 30
     if not points:
@@ -163,7 +163,7 @@ def line_chart_svg(series: list[tuple[str, list[int], list[float | None]]], unit
         f'<line x1="{left}" y1="10" x2="{left}" y2="{height - bottom}" stroke="#999"/>',
         f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" '
         'stroke="#999"/>',
-        f'<text x="{left - 4}" y="14" text-anchor="end">{y1 / 1e6:.2f} {unit}</text>',
+        f'<text x="{left - 4}" y="14" text-anchor="end">{y1 / 1e6:.2f} ms</text>',
         f'<text x="{left - 4}" y="{height - bottom}" text-anchor="end">0</text>',
         f'<text x="{left}" y="{height - 10}">step {x0}</text>',
         f'<text x="{width - 10}" y="{height - 10}" text-anchor="end">step {x1}</text>',
@@ -229,7 +229,7 @@ def _breakdown_html(report: dict[str, Any]) -> str:
     names.append("outside spans")
     bars = []
     for summary in report["rank_summaries"]:
-        stats = summary["ranks"][[r["rank"] for r in summary["ranks"]].index(summary["rank"])]
+        stats = next(r for r in summary["ranks"] if r["rank"] == summary["rank"])
         total = (stats["step_time_ns"] or {}).get("total", 0)
         steps = max(stats["steps"], 1)
         self_ns = {s["name"]: s["self_ns"] for s in summary["spans"]}
@@ -254,9 +254,7 @@ def _steps_html(summary: dict[str, Any]) -> str:
         ])  # fmt: skip
     header = ["rank", "host", "status", "steps", "mean ms", "p50 ms", "p95 ms", "max ms"]
     return (
-        _legend([label for label, _, _ in series])
-        + line_chart_svg(series, "ms")
-        + _table(header, rows)
+        _legend([label for label, _, _ in series]) + line_chart_svg(series) + _table(header, rows)
     )
 
 

@@ -111,6 +111,15 @@ def test_comparison_section_shows_the_compare_answer():
         assert f"appeared: [{finding['severity']}] {html.escape(finding['title'])}" in page
 
 
+def test_gpu_section_summarizes_each_gpu():
+    gpu = {"gpu_reason": None, "ranks": [{"rank": 0, "devices": [{
+        "index": 0, "name": "<H100>", "util": [50.0, None, 70.0], "power_w": [200.0, 300.0],
+        "mem_used": [2 * 1024**3, 3 * 1024**3]}]}]}  # fmt: skip
+    page = report._gpu_html(gpu)
+    assert "&lt;H100&gt;" in page and ">60.0</td>" in page and ">3.00 GiB</td>" in page
+    assert ">250.0</td>" in page
+
+
 def test_names_from_the_run_are_escaped(tmp_path):
     write_training_run(tmp_path / "run", world_size=1, steps=2)
     answers = _answers(tmp_path, "run")
