@@ -437,8 +437,8 @@ def _compare_html(body: dict[str, Any]) -> str:
         ("peak allocated", body["memory"]["peak_bytes"], memory_text),
         ("peak reserved", body["memory"]["reserved_bytes"], memory_text),
         ("memory slope per step", body["memory"]["slope_bytes_per_step"], memory_text),
-        ("GPU busy (traces)", body["gpu"]["trace_utilization"], "{:.1%}".format),
-        ("GPU utilization (GpuTracker)", body["gpu"]["tracker_utilization"], "{:.1%}".format),
+        ("GPU busy (traces), %", body["gpu"]["trace_utilization"], "{:.1f}".format),
+        ("GPU utilization (GpuTracker), %", body["gpu"]["tracker_utilization"], "{:.1f}".format),
         ("straggler spread", body["balance"]["spread"], "{:.1%}".format),
     ]
     rows = [[_cell(name, left=True), *_side_cells(side, show)] for name, side, show in sides

@@ -95,8 +95,10 @@ def test_comparison_section_shows_the_compare_answer():
     finally:
         service.close()
     assert "Compared with the baseline" not in report.render(answers)
+    body["gpu"]["trace_utilization"] = {"baseline": 40.5, "candidate": 62.25, "delta": 21.75}
     answers["compare"] = body
     page = report.render(answers)
+    assert 'data-v="62.25">62.2</td>' in page  # GPU utilization in %
     step = body["step_time"]
     assert step["verdict"] == "faster"
     assert f"<h3>{html.escape(step['headline'])}</h3>" in page
@@ -105,6 +107,8 @@ def test_comparison_section_shows_the_compare_answer():
         assert f'data-v="{ns}">{ns / 1e6:.2f}</td>' in page
     for category in body["categories"]:
         assert f"{category['category']} {category['delta_ns'] / 1e6:+.2f} ms</text>" in page
+    spread = body["balance"]["spread"]
+    assert f'data-v="{spread["candidate"]}">{spread["candidate"]:.1%}</td>' in page
     for rank in body["balance"]["ranks"]:
         assert f'data-v="{rank["delta"]}">{rank["delta"] / 1e6:.2f}</td>' in page
     for finding in body["findings"]["appeared"]:
