@@ -135,6 +135,12 @@ function findingsSection(answer: CompareAnswer): HTMLElement {
   );
 }
 
+/** What operator and kernel times are per (docs/DIFF.md: `per_step`). */
+function tracePer({ baseline, candidate }: CompareAnswer["per_step"]): string {
+  return `Time per traced step and rank (the traces cover ${formatCount(baseline)} and ${formatCount(candidate)} ` +
+    "such windows; a trace without steps counts whole)";
+}
+
 function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
   return h(
     "div",
@@ -150,6 +156,7 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
       deltaTable({
         prefix: "co",
         noun: "operator",
+        per: tracePer(answer.per_step),
         rows: answer.operators,
         total: answer.operators_total,
         name: (r) => r.name,
@@ -162,6 +169,7 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
       deltaTable({
         prefix: "ck",
         noun: "kernel",
+        per: tracePer(answer.per_step),
         rows: answer.kernels,
         total: answer.kernels_total,
         name: (r) => r.name,
@@ -174,6 +182,7 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
       deltaTable({
         prefix: "cm",
         noun: "module",
+        per: "Time per step and rank",
         rows: answer.modules,
         total: answer.modules_total,
         name: (r) => r.path || "(model)",

@@ -3,8 +3,8 @@
 
 import { h, svg } from "../dom";
 import { formatDuration } from "../format";
-import type { CategoryDelta } from "./types";
 import { signedDuration } from "./format";
+import type { CategoryDelta } from "./types";
 
 const WIDTH = 720;
 const ROW = 22;
@@ -15,6 +15,10 @@ const SOURCES: Record<string, string> = {
   breakdown: "the traced steps' breakdown categories",
   spans: "MyTimer's top-level spans",
 };
+
+function sum(rows: readonly CategoryDelta[], key: "baseline_ns" | "candidate_ns" | "delta_ns"): number {
+  return rows.reduce((total, row) => total + row[key], 0);
+}
 
 export function categoryDeltaChart(categories: readonly CategoryDelta[], source: string | null): HTMLElement {
   if (categories.length === 0) {
@@ -64,5 +68,11 @@ export function categoryDeltaChart(categories: readonly CategoryDelta[], source:
         "right of the line is slower, left is faster.",
     ),
     chart,
+    h(
+      "p",
+      { class: "muted", "data-testid": "category-totals" },
+      `All categories: ${formatDuration(sum(rows, "baseline_ns"))} → ${formatDuration(sum(rows, "candidate_ns"))} per step ` +
+        `(${signedDuration(sum(rows, "delta_ns"))}).`,
+    ),
   );
 }

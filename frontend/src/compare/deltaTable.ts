@@ -20,6 +20,8 @@ export interface DeltaTableSpec<Row extends DeltaRow> {
   prefix: string;
   noun: string;
   rows: readonly Row[];
+  /** What the times are per, for the caption. */
+  per: string;
   /** Rows the route compared; it sends only the largest changes. */
   total: number;
   name: (row: Row) => string;
@@ -28,6 +30,8 @@ export interface DeltaTableSpec<Row extends DeltaRow> {
   /** Call counts, where the rows have them. */
   calls?: (row: Row) => [number | null, number | null];
 }
+
+const absentIn = { baseline_ns: "new", candidate_ns: "vanished" } as const;
 
 function relative(row: DeltaRow): number | null {
   return row.baseline_ns ? row.delta_ns / row.baseline_ns : null;
@@ -39,7 +43,8 @@ function columns<Row extends DeltaRow>(spec: DeltaTableSpec<Row>): Column<Row>[]
     label,
     numeric: true,
     value: (row) => row[key],
-    format: (row) => formatDuration(row[key]),
+    // The route counts an absent side as 0 ns; a dash says it is not there at all.
+    format: (row) => (row.status === absentIn[key] ? "—" : formatDuration(row[key])),
   });
   const calls = spec.calls;
   const callColumns: Column<Row>[] = calls
@@ -109,7 +114,7 @@ export function deltaTable<Row extends DeltaRow>(spec: DeltaTableSpec<Row>): HTM
         ? `the ${formatCount(spec.rows.length)} largest changes of ${formatCount(spec.total)} ${spec.noun}s`
         : `${formatCount(spec.rows.length)} ${spec.noun}s`;
     const filtered = shown.length === spec.rows.length ? "" : `${formatCount(shown.length)} match the filter, of `;
-    caption.textContent = `Time per step; ${filtered}${sent}.`;
+    caption.textContent = `${spec.per}; ${filtered}${sent}.`;
     holder.replaceChildren(
       dataTable({
         columns: cols,

@@ -15,8 +15,7 @@ const METRICS: Record<string, Metric> = {
   peak_bytes: { label: "peak allocated", format: formatMemory },
   reserved_bytes: { label: "peak reserved", format: formatMemory },
   slope_bytes_per_step: { label: "growth per step", format: (v) => `${formatMemory(v)}/step` },
-  // The trace's busy share is a fraction; GpuTracker's NVML samples are percentages already.
-  trace_utilization: { label: "GPU busy in the traces", format: (v) => percent(v * 100) },
+  trace_utilization: { label: "GPU busy in the traces", format: percent },
   tracker_utilization: { label: "GPU utilization (NVML)", format: percent },
   spread: { label: "straggler spread (slowest − fastest rank, of the median)", format: (v) => percent(v * 100) },
 };

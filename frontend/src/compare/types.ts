@@ -77,6 +77,8 @@ export interface CompareAnswer {
   /** "breakdown" (trace categories) or "spans" (MyTimer's top-level spans); null if none. */
   category_source: string | null;
   categories: CategoryDelta[];
+  /** The (rank, step) windows the traces cover: the divisor of the operator and kernel rows. */
+  per_step: { baseline: number; candidate: number };
   operators: NamedDelta[];
   kernels: NamedDelta[];
   modules: ModuleDelta[];
