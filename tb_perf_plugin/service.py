@@ -802,7 +802,16 @@ class RunService:
             raise InvalidArgument("the 'baseline' and 'candidate' parameters are required")
         runs = (self.find_run(baseline), self.find_run(candidate))
         wait = self._wait(wait_s)
-        for run in runs:  # both runs' own results first: the pair's job then only diffs
+        # both runs' own results first, each step started for both before waiting on either
+        # (the two runs are read and analysed side by side); the pair's job then only diffs
+        for run in runs:
+            self.tables(run, 0.0)
+        for run in runs:
+            if isinstance(ready := self.tables(run, wait), Progress):
+                return ready
+        for run in runs:
+            self._facts_ready(run, 0.0)
+        for run in runs:
             if isinstance(ready := self._facts_ready(run, wait), Progress):
                 return ready
         signature = runs[0].signature() + (None,) + runs[1].signature()
@@ -839,14 +848,8 @@ class RunService:
         elif not tables.spans.empty:
             facts.category_source = "spans"
             facts.categories = _top_span_means(tables.spans)
-        operators = aggregate_operators(analysis.operator_events)
-        facts.operators = [
-            {"name": n, "calls": int(c), "total_ns": int(t)}
-            for n, c, t in zip(operators["name"], operators["calls"],
-                               operators["host_total_ns"].fillna(0), strict=True)
-        ]  # fmt: skip
-        kernels = aggregate_kernels(analysis.kernel_events.drop(columns="rank"))
-        facts.kernels = kernels[["name", "calls", "total_ns"]].to_dict(orient="records")
+        facts.operators = _name_totals(analysis.operator_events)  # host total time
+        facts.kernels = _name_totals(analysis.kernel_events)  # device time
         modules = self.modules(run.name, wait_s=None)
         facts.module_steps = float(max(sum(s["steps"] for s in modules["steps"]), 1))
         facts.modules = [
@@ -926,6 +929,16 @@ def _memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any
             "bytes": round(top.bytes), "step": top.step, "share": top.share, "ooms": top.ooms,
         },
     }  # fmt: skip
+
+
+def _name_totals(events: pd.DataFrame) -> list[dict[str, Any]]:
+    """Calls and summed duration per event name (the operators and kernels views' `calls`
+    and `host_total_ns` / `total_ns`, without their other columns)."""
+    if events.empty:
+        return []
+    table = events.groupby("name", sort=False)["dur"].agg(["size", "sum"])
+    return [{"name": n, "calls": int(c), "total_ns": int(t)}
+            for n, c, t in zip(table.index, table["size"], table["sum"], strict=True)]  # fmt: skip
 
 
 def _top_span_means(spans: pd.DataFrame) -> dict[str, float]:
