@@ -288,7 +288,7 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
         return {k: f[k] for k in ("key", "kind", "severity", "title")}
 
     b_balance, c_balance = _balance(baseline), _balance(candidate)
-    common = set(run_step_times_steps(baseline)) & set(run_step_times_steps(candidate))
+    common = set(step_numbers(baseline)) & set(step_numbers(candidate))
     return {
         "baseline": baseline.name,
         "candidate": candidate.name,
@@ -339,7 +339,7 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
     }
 
 
-def run_step_times_steps(facts: RunFacts) -> set[int]:
+def step_numbers(facts: RunFacts) -> set[int]:
     """Step numbers any rank of the run recorded."""
     return {s for steps in facts.step_times.values() for s in steps}
 
