@@ -1,11 +1,15 @@
 """The Compare tab in the real TensorBoard UI on the demo runs: the slow/fast DataLoader pair
 reads as faster with data loading the main change and links into each run's Timeline; a traced
 run against a module-tracked one sorts and filters its delta tables; a run against itself is
-refused plainly; the chosen pair survives a reload through the iframe's location hash."""
+refused plainly; the chosen pair survives a reload through the iframe's location hash. On two
+collector runs of different world sizes: the note that ranks are not matched, and a hash naming
+a run that is not there."""
 
 from __future__ import annotations
 
 import pytest
+
+from tests.conftest import write_training_run
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
@@ -107,3 +111,29 @@ def test_compare_same_run_and_the_pair_in_the_hash(page, tensorboard_server):
     expect(plugin.get_by_test_id("compare-headline")).to_have_attribute(
         "data-verdict", "faster", timeout=LOAD_TIMEOUT_MS
     )
+
+
+def _world_sizes_logdir(tmp_path_factory: pytest.TempPathFactory):
+    """Two short collector runs of the same loop, one with two ranks and one with one."""
+    logdir = tmp_path_factory.mktemp("compare_logdir")
+    write_training_run(logdir / "two_ranks", world_size=2, steps=8)
+    write_training_run(logdir / "one_rank", world_size=1, steps=8)
+    return logdir
+
+
+@pytest.mark.parametrize("tensorboard_server", [_world_sizes_logdir], ids=["worlds"], indirect=True)
+def test_compare_different_world_sizes_and_a_missing_run(page, tensorboard_server):
+    plugin = open_compare(page, tensorboard_server, "two_ranks", "one_rank")
+    expect(plugin.get_by_test_id("compare-ranks-note")).to_contain_text(
+        "world sizes differ", timeout=LOAD_TIMEOUT_MS
+    )
+    expect(plugin.get_by_test_id("compare-headline")).to_be_visible()
+    expect(plugin.get_by_test_id("category-delta")).not_to_have_count(0)  # MyTimer's spans
+    # a link (hash) naming a run the logdir does not hold says so, and keeps the other choice
+    plugin.locator("body").evaluate(
+        "() => { location.hash = 'dashboard=compare&base=gone&cand=one_rank'; location.reload(); }"
+    )
+    expect(plugin.get_by_test_id("compare-problem")).to_contain_text(
+        "The baseline run “gone” is not in this logdir"
+    )
+    expect(plugin.get_by_test_id("compare-candidate")).to_have_value("one_rank")

@@ -15,7 +15,11 @@ import type { BriefFinding, CompareAnswer, StepLink, StepTimeDiff } from "./type
 
 type Navigate = (tab: string, params: NavigationParams) => void;
 
-function section(title: string, testId: string, ...content: (Node | string | null)[]): HTMLElement {
+function section(
+  title: string,
+  testId: string,
+  ...content: (Node | string | null)[]
+): HTMLElement {
   return h("section", { class: "panel", "data-testid": testId }, h("h2", {}, title), ...content);
 }
 
@@ -54,13 +58,18 @@ function headline(step: StepTimeDiff): HTMLElement {
     step.ratio === null || low === null || high === null
       ? "One of the runs has fewer than two steps: no ratio to test."
       : `median(candidate) / median(baseline) = ${step.ratio.toFixed(3)}, ` +
-        `${Math.round((1 - step.alpha) * 100)} % bootstrap interval [${low.toFixed(3)}, ${high.toFixed(3)}].`;
+        `${Math.round((1 - step.alpha) * 100)} % bootstrap interval ` +
+        `[${low.toFixed(3)}, ${high.toFixed(3)}].`;
   return h(
     "section",
     { class: "panel" },
     h(
       "p",
-      { class: `compare-headline verdict-${slug}`, "data-testid": "compare-headline", "data-verdict": step.verdict },
+      {
+        class: `compare-headline verdict-${slug}`,
+        "data-testid": "compare-headline",
+        "data-verdict": step.verdict,
+      },
       h("span", { class: `verdict-badge verdict-${slug}` }, step.verdict),
       " ",
       step.headline,
@@ -72,7 +81,14 @@ function headline(step: StepTimeDiff): HTMLElement {
       h(
         "thead",
         {},
-        h("tr", {}, h("th", {}, "run"), h("th", { class: "numeric" }, "steps"), h("th", { class: "numeric" }, "median step"), h("th", { class: "numeric" }, "p95 step")),
+        h(
+          "tr",
+          {},
+          h("th", {}, "run"),
+          h("th", { class: "numeric" }, "steps"),
+          h("th", { class: "numeric" }, "median step"),
+          h("th", { class: "numeric" }, "p95 step"),
+        ),
       ),
       h("tbody", {}, stats("baseline"), stats("candidate")),
     ),
@@ -85,13 +101,22 @@ function timelineLinks(answer: CompareAnswer, navigate: Navigate): HTMLElement |
     const { run, step } = target;
     const button = h(
       "button",
-      { type: "button", class: "link-button", "data-testid": `timeline-link-${side}`, "data-run": run, "data-step": step },
+      {
+        type: "button",
+        class: "link-button",
+        "data-testid": `timeline-link-${side}`,
+        "data-run": run,
+        "data-step": step,
+      },
       `${side} ${run}, step ${step}`,
     );
     button.addEventListener("click", () => openTimeline(run, step, navigate));
     return h("li", {}, button);
   };
-  const items = [link(answer.links.baseline_step, "baseline"), link(answer.links.candidate_step, "candidate")];
+  const items = [
+    link(answer.links.baseline_step, "baseline"),
+    link(answer.links.candidate_step, "candidate"),
+  ];
   if (items.every((item) => item === null)) return null;
   return section(
     "Open in the Timeline",
@@ -101,7 +126,11 @@ function timelineLinks(answer: CompareAnswer, navigate: Navigate): HTMLElement |
   );
 }
 
-function findingList(findings: readonly BriefFinding[], testId: string, empty: string): HTMLElement {
+function findingList(
+  findings: readonly BriefFinding[],
+  testId: string,
+  empty: string,
+): HTMLElement {
   if (findings.length === 0) return h("p", { class: "muted", "data-testid": testId }, empty);
   return h(
     "ul",
@@ -109,7 +138,11 @@ function findingList(findings: readonly BriefFinding[], testId: string, empty: s
     ...findings.map((f) =>
       h(
         "li",
-        { class: `finding severity-${f.severity}`, "data-testid": "compare-finding", "data-kind": f.kind },
+        {
+          class: `finding severity-${f.severity}`,
+          "data-testid": "compare-finding",
+          "data-kind": f.kind,
+        },
         h(
           "div",
           { class: "finding-head" },
@@ -127,9 +160,17 @@ function findingsSection(answer: CompareAnswer): HTMLElement {
     "Findings",
     "compare-findings",
     h("h3", {}, `Appeared in the candidate (${appeared.length})`),
-    findingList(appeared, "findings-appeared", "None: the candidate has no finding the baseline lacks."),
+    findingList(
+      appeared,
+      "findings-appeared",
+      "None: the candidate has no finding the baseline lacks.",
+    ),
     h("h3", {}, `Gone from the candidate (${disappeared.length})`),
-    findingList(disappeared, "findings-disappeared", "None: every finding of the baseline is still there."),
+    findingList(
+      disappeared,
+      "findings-disappeared",
+      "None: every finding of the baseline is still there.",
+    ),
     h("h3", {}, `In both runs (${kept.length})`),
     findingList(kept, "findings-kept", "None."),
   );
@@ -137,8 +178,10 @@ function findingsSection(answer: CompareAnswer): HTMLElement {
 
 /** What operator and kernel times are per (docs/DIFF.md: `per_step`). */
 function tracePer({ baseline, candidate }: CompareAnswer["per_step"]): string {
-  return `Time per traced step and rank (the traces cover ${formatCount(baseline)} and ${formatCount(candidate)} ` +
-    "such windows; a trace without steps counts whole)";
+  return (
+    `Time per traced step and rank (the traces cover ${formatCount(baseline)} and ` +
+    `${formatCount(candidate)} such windows; a trace without steps counts whole)`
+  );
 }
 
 function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
@@ -148,7 +191,11 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
     answer.ranks.note ? notice("compare-ranks-note", answer.ranks.note) : null,
     headline(answer.step_time),
     timelineLinks(answer, navigate),
-    section("Where the step time changed", "compare-categories", categoryDeltaChart(answer.categories, answer.category_source)),
+    section(
+      "Where the step time changed",
+      "compare-categories",
+      categoryDeltaChart(answer.categories, answer.category_source),
+    ),
     findingsSection(answer),
     section(
       "Operators",
@@ -189,8 +236,16 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
         extra: [{ key: "phase", label: "phase", numeric: false, value: (r) => r.phase }],
       }),
     ),
-    section("Memory", "compare-memory", metricsTable(answer.memory, "memory", "Neither run sampled memory (MemorySampler).")),
-    section("GPU", "compare-gpu", metricsTable(answer.gpu, "gpu", "Neither run has GPU kernels in traces or GpuTracker samples.")),
+    section(
+      "Memory",
+      "compare-memory",
+      metricsTable(answer.memory, "memory", "Neither run sampled memory (MemorySampler)."),
+    ),
+    section(
+      "GPU",
+      "compare-gpu",
+      metricsTable(answer.gpu, "gpu", "Neither run has GPU kernels in traces or GpuTracker samples."),
+    ),
     section("Rank balance", "compare-balance", balanceTable(answer.balance)),
   );
 }
@@ -209,17 +264,28 @@ function fillSelect(select: HTMLSelectElement, names: readonly string[], value: 
 }
 
 /** Why there is nothing to compare, or null when the pair can be compared. */
-function problem(names: readonly string[], baseline: string, candidate: string): HTMLElement | null {
+function problem(
+  names: readonly string[],
+  baseline: string,
+  candidate: string,
+): HTMLElement | null {
   if (names.length < 2) {
-    return notice("compare-problem", `Compare needs two runs; this logdir holds ${names.length === 1 ? "only one" : "none"}.`);
+    const held = names.length === 1 ? "only one" : "none";
+    return notice("compare-problem", `Compare needs two runs; this logdir holds ${held}.`);
   }
   for (const [role, run] of [["baseline", baseline], ["candidate", candidate]] as const) {
     if (!names.includes(run)) {
-      return notice("compare-problem", `The ${role} run “${run}” is not in this logdir; pick another.`);
+      return notice(
+        "compare-problem",
+        `The ${role} run “${run}” is not in this logdir; pick another.`,
+      );
     }
   }
   if (baseline === candidate) {
-    return notice("compare-problem", `Baseline and candidate are the same run (“${baseline}”): pick two different runs.`);
+    return notice(
+      "compare-problem",
+      `Baseline and candidate are the same run (“${baseline}”): pick two different runs.`,
+    );
   }
   return null;
 }
@@ -234,9 +300,19 @@ export const compareDashboard: Dashboard = {
     // Without a saved pair: the toolbar's run is the candidate, the first other run the baseline.
     let candidate = hash.get("cand") ?? run;
     let baseline = hash.get("base") ?? names.find((name) => name !== candidate) ?? candidate;
-    const baselineSelect = h("select", { "data-testid": "compare-baseline", "aria-label": "Baseline run" });
-    const candidateSelect = h("select", { "data-testid": "compare-candidate", "aria-label": "Candidate run" });
-    const swap = h("button", { type: "button", class: "compare-swap", "data-testid": "compare-swap" }, "⇄ swap");
+    const baselineSelect = h("select", {
+      "data-testid": "compare-baseline",
+      "aria-label": "Baseline run",
+    });
+    const candidateSelect = h("select", {
+      "data-testid": "compare-candidate",
+      "aria-label": "Candidate run",
+    });
+    const swap = h(
+      "button",
+      { type: "button", class: "compare-swap", "data-testid": "compare-swap" },
+      "⇄ swap",
+    );
     const body = h("div", { "data-testid": "compare-body" });
     let inFlight = new AbortController();
 
@@ -258,9 +334,15 @@ export const compareDashboard: Dashboard = {
         if (!own.aborted) body.replaceChildren(renderCompare(answer, navigate));
       } catch (error) {
         if (own.aborted) return;
-        const detail = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+        const detail =
+          error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
         body.replaceChildren(
-          h("div", { class: "error", "data-testid": "error", role: "alert" }, h("strong", {}, "Could not compare the runs"), h("p", {}, detail)),
+          h(
+            "div",
+            { class: "error", "data-testid": "error", role: "alert" },
+            h("strong", {}, "Could not compare the runs"),
+            h("p", {}, detail),
+          ),
         );
       } finally {
         if (!own.aborted) body.removeAttribute("aria-busy");
@@ -268,7 +350,9 @@ export const compareDashboard: Dashboard = {
     };
     // After the first answer the tab is on screen: show later progress inside it.
     const inlineProgress: typeof onProgress = (p) =>
-      body.replaceChildren(h("p", { class: "muted" }, `Reading run files… ${Math.round(p.fraction * 100)} %`));
+      body.replaceChildren(
+        h("p", { class: "muted" }, `Reading run files… ${Math.round(p.fraction * 100)} %`),
+      );
 
     baselineSelect.addEventListener("change", () => {
       baseline = baselineSelect.value;

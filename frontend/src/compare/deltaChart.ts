@@ -16,11 +16,20 @@ const SOURCES: Record<string, string> = {
   spans: "MyTimer's top-level spans",
 };
 
+/** A right-aligned label, vertically centred in the row at `y`. */
+function label(x: number, y: number): Record<string, string | number> {
+  const middle = y + ROW / 2;
+  return { class: "chart-label", x, y: middle, "text-anchor": "end", "dominant-baseline": "middle" };
+}
+
 function sum(rows: readonly CategoryDelta[], key: "baseline_ns" | "candidate_ns" | "delta_ns"): number {
   return rows.reduce((total, row) => total + row[key], 0);
 }
 
-export function categoryDeltaChart(categories: readonly CategoryDelta[], source: string | null): HTMLElement {
+export function categoryDeltaChart(
+  categories: readonly CategoryDelta[],
+  source: string | null,
+): HTMLElement {
   if (categories.length === 0) {
     return h(
       "p",
@@ -50,10 +59,21 @@ export function categoryDeltaChart(categories: readonly CategoryDelta[], source:
       svg(
         "g",
         { "data-testid": "category-delta", "data-category": row.category, "data-value": row.delta_ns },
-        svg("title", {}, `${row.category}: ${formatDuration(row.baseline_ns)} → ${formatDuration(row.candidate_ns)} per step`),
-        svg("text", { class: "chart-label", x: LABEL - 8, y: y + ROW / 2, "text-anchor": "end", "dominant-baseline": "middle" }, row.category),
-        svg("rect", { class: `delta-bar delta-${direction}`, x, y: y + 3, width: Math.max(1, length), height: ROW - 6 }),
-        svg("text", { class: "chart-label", x: WIDTH - 4, y: y + ROW / 2, "text-anchor": "end", "dominant-baseline": "middle" }, signedDuration(row.delta_ns)),
+        svg(
+          "title",
+          {},
+          `${row.category}: ${formatDuration(row.baseline_ns)} → ` +
+            `${formatDuration(row.candidate_ns)} per step`,
+        ),
+        svg("text", label(LABEL - 8, y), row.category),
+        svg("rect", {
+          class: `delta-bar delta-${direction}`,
+          x,
+          y: y + 3,
+          width: Math.max(1, length),
+          height: ROW - 6,
+        }),
+        svg("text", label(WIDTH - 4, y), signedDuration(row.delta_ns)),
       ),
     );
   });
@@ -71,7 +91,8 @@ export function categoryDeltaChart(categories: readonly CategoryDelta[], source:
     h(
       "p",
       { class: "muted", "data-testid": "category-totals" },
-      `All categories: ${formatDuration(sum(rows, "baseline_ns"))} → ${formatDuration(sum(rows, "candidate_ns"))} per step ` +
+      `All categories: ${formatDuration(sum(rows, "baseline_ns"))} → ` +
+        `${formatDuration(sum(rows, "candidate_ns"))} per step ` +
         `(${signedDuration(sum(rows, "delta_ns"))}).`,
     ),
   );

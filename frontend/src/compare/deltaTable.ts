@@ -49,8 +49,20 @@ function columns<Row extends DeltaRow>(spec: DeltaTableSpec<Row>): Column<Row>[]
   const calls = spec.calls;
   const callColumns: Column<Row>[] = calls
     ? [
-        { key: "baseline_calls", label: "baseline calls", numeric: true, value: (r) => calls(r)[0], format: (r) => formatCount(calls(r)[0]) },
-        { key: "candidate_calls", label: "candidate calls", numeric: true, value: (r) => calls(r)[1], format: (r) => formatCount(calls(r)[1]) },
+        {
+          key: "baseline_calls",
+          label: "baseline calls",
+          numeric: true,
+          value: (r) => calls(r)[0],
+          format: (r) => formatCount(calls(r)[0]),
+        },
+        {
+          key: "candidate_calls",
+          label: "candidate calls",
+          numeric: true,
+          value: (r) => calls(r)[1],
+          format: (r) => formatCount(calls(r)[1]),
+        },
       ]
     : [];
   return [
@@ -111,9 +123,11 @@ export function deltaTable<Row extends DeltaRow>(spec: DeltaTableSpec<Row>): HTM
     const shown = spec.rows.filter((r) => text === "" || spec.name(r).toLowerCase().includes(text));
     const sent =
       spec.total > spec.rows.length
-        ? `the ${formatCount(spec.rows.length)} largest changes of ${formatCount(spec.total)} ${spec.noun}s`
+        ? `the ${formatCount(spec.rows.length)} largest changes of ` +
+          `${formatCount(spec.total)} ${spec.noun}s`
         : `${formatCount(spec.rows.length)} ${spec.noun}s`;
-    const filtered = shown.length === spec.rows.length ? "" : `${formatCount(shown.length)} match the filter, of `;
+    const filtered =
+      shown.length === spec.rows.length ? "" : `${formatCount(shown.length)} match the filter, of `;
     caption.textContent = `${spec.per}; ${filtered}${sent}.`;
     holder.replaceChildren(
       dataTable({

@@ -17,7 +17,10 @@ const METRICS: Record<string, Metric> = {
   slope_bytes_per_step: { label: "growth per step", format: (v) => `${formatMemory(v)}/step` },
   trace_utilization: { label: "GPU busy in the traces", format: percent },
   tracker_utilization: { label: "GPU utilization (NVML)", format: percent },
-  spread: { label: "straggler spread (slowest − fastest rank, of the median)", format: (v) => percent(v * 100) },
+  spread: {
+    label: "straggler spread (slowest − fastest rank, of the median)",
+    format: (v) => percent(v * 100),
+  },
 };
 
 function signed(format: (value: number) => string, value: number | null): string {
@@ -26,7 +29,12 @@ function signed(format: (value: number) => string, value: number | null): string
   return `${value > 0 ? "+" : "−"}${format(Math.abs(value))}`;
 }
 
-function metricRow(name: string, label: string, format: (value: number) => string, side: Side): HTMLElement {
+function metricRow(
+  name: string,
+  label: string,
+  format: (value: number) => string,
+  side: Side,
+): HTMLElement {
   const show = (value: number | null): string => (value === null ? "—" : format(value));
   return h(
     "tr",
@@ -48,7 +56,14 @@ function table(testId: string, rows: readonly HTMLElement[]): HTMLElement {
       h(
         "thead",
         {},
-        h("tr", {}, h("th", {}, "metric"), h("th", { class: "numeric" }, "baseline"), h("th", { class: "numeric" }, "candidate"), h("th", { class: "numeric" }, "Δ")),
+        h(
+          "tr",
+          {},
+          h("th", {}, "metric"),
+          h("th", { class: "numeric" }, "baseline"),
+          h("th", { class: "numeric" }, "candidate"),
+          h("th", { class: "numeric" }, "Δ"),
+        ),
       ),
       h("tbody", {}, ...rows),
     ),
@@ -60,7 +75,7 @@ export function metricsTable(metrics: Record<string, Side>, testId: string, empt
   const rows = Object.entries(metrics)
     .filter(([, side]) => side.baseline !== null || side.candidate !== null)
     .map(([name, side]) => {
-      const metric = METRICS[name] ?? { label: name.replaceAll("_", " "), format: (v: number) => String(v) };
+      const metric = METRICS[name] ?? { label: name.replaceAll("_", " "), format: String };
       return metricRow(name, metric.label, metric.format, side);
     });
   if (rows.length === 0) return h("p", { class: "muted", "data-testid": `${testId}-none` }, empty);
@@ -76,12 +91,20 @@ export function balanceTable(balance: CompareAnswer["balance"]): HTMLElement {
     rows.unshift(metricRow("spread", spread.label, spread.format, balance.spread));
   }
   if (rows.length === 0) {
-    return h("p", { class: "muted", "data-testid": "balance-none" }, "Both runs have one rank (or no matched ranks): nothing to balance.");
+    return h(
+      "p",
+      { class: "muted", "data-testid": "balance-none" },
+      "Both runs have one rank (or no matched ranks): nothing to balance.",
+    );
   }
   const { baseline, candidate } = balance.slowest_rank;
   const slowest =
     baseline === null && candidate === null
       ? null
-      : h("p", { class: "muted" }, `Slowest rank: ${baseline ?? "—"} in the baseline, ${candidate ?? "—"} in the candidate.`);
+      : h(
+          "p",
+          { class: "muted" },
+          `Slowest rank: ${baseline ?? "—"} in the baseline, ${candidate ?? "—"} in the candidate.`,
+        );
   return h("div", {}, table("balance-table", rows), slowest);
 }
