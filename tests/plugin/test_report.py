@@ -2,7 +2,6 @@
 loads nothing but itself."""
 
 import html
-import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,6 @@ from tb_perf_plugin import report
 from tb_perf_plugin.cli import main
 from tb_perf_plugin.service import RunService
 from tests.conftest import write_training_run
-from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.helpers import timer_file
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
@@ -173,58 +171,6 @@ def test_span_name_recorded_by_mytimer_is_escaped(tmp_path):
         timer.close()
     page = report.render(_answers(tmp_path, "run"))
     assert html.escape(HOSTILE) in page and HOSTILE not in page
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (Debian's chromium package)")
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="the playwright Python package is not installed"
-    )
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
-        )
-        yield browser
-        browser.close()
-
-
-def test_report_opens_offline_and_requests_nothing_but_itself(browser, slow_data, tmp_path):
-    path = tmp_path / "report.html"
-    report.write_report(str(path), slow_data[1])
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
-    requested: list[str] = []
-    errors: list[str] = []
-
-    def intercept(route):  # record every request; only the file itself may load
-        requested.append(route.request.url)
-        if route.request.url == path.as_uri():
-            route.continue_()
-        else:
-            route.abort()
-
-    context.route("**/*", intercept)
-    page = context.new_page()
-    page.on("request", lambda request: requested.append(request.url))
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: errors.append(message.text))
-    try:
-        page.goto(path.as_uri())
-        page.wait_for_load_state("networkidle")
-        assert page.get_by_role("heading", name="Findings").is_visible()
-        assert page.locator("svg rect").first.is_visible()
-        assert page.locator("svg polyline").count() == 2
-        spans = page.locator("table.sortable").nth(1)
-        names = lambda: spans.locator("tbody td:first-child").all_text_contents()  # noqa: E731
-        assert names()[0] == "data"  # by total time, as the service sorts
-        spans.locator("th", has_text="total ms").click()  # ascending
-        assert names()[-1] == "data" and names()[0] != "data"
-    finally:
-        context.close()
-    assert set(requested) == {path.as_uri()}, requested
-    assert not errors, errors
-    assert not re.search(r"(src|href)=\"?(https?:)?//", slow_data[1])
 
 
 def test_cli_writes_the_report_with_a_baseline(tmp_path, capsys):
