@@ -172,9 +172,9 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             args.get("run"),
             args.get("file"),
             args.get("device"),
-            args.get("t0"),
-            args.get("t1"),
-            args.get("width"),
+            args.get("start"),
+            args.get("end"),
+            args.get("width_px"),
         )
         return _respond(request, body)
 

@@ -752,17 +752,18 @@ class RunService:
         run_name: str | None,
         file: str | None,
         device: str | None,
-        t0: str | None,
-        t1: str | None,
-        width: str | None,
+        start: str | None,
+        end: str | None,
+        width_px: str | None,
         wait_s: float | None = INLINE_WAIT,
     ) -> dict[str, Any] | Progress:
         """The snapshot viewer's stacked live allocations for a window (times relative to the
-        snapshot route's `origin_ns`), at most 1 MB of JSON (docs/HTTP_API.md)."""
-        first, last = _int_param(t0, "t0"), _int_param(t1, "t1")
-        pixels = _int_param(width, "width", 1, memory_snapshot.MAX_WIDTH_PX)
+        snapshot route's `origin_ns`), at most 1 MB of JSON: the timeline's tile protocol
+        (`start`, `end`, `width_px` in; docs/HTTP_API.md)."""
+        first, last = _int_param(start, "start"), _int_param(end, "end")
+        pixels = _int_param(width_px, "width_px", 1, memory_snapshot.MAX_WIDTH_PX)
         if last <= first:
-            raise InvalidArgument(f"t1 ({last}) must be greater than t0 ({first})")
+            raise InvalidArgument(f"end ({last}) must be greater than start ({first})")
         _, _, snap = self._snapshot(run_name, file, wait_s)
         if isinstance(snap, Progress):
             return snap
@@ -772,7 +773,8 @@ class RunService:
         bands = tile["bands"]
         bands["start"] = [t - origin for t in bands["start"]]
         bands["end"] = [t - origin for t in bands["end"]]
-        return {**tile, "t0": first, "t1": last}
+        window = {key: value for key, value in tile.items() if key not in ("t0", "t1")}
+        return {**window, "start": first, "end": last}
 
     def snapshot_allocation(
         self,

@@ -17,7 +17,7 @@ MAGMA = "memory_snapshots/MAGMA27__assignment2-systems/memory_snapshot.pickle"
 SNAPSHOT = "plugins/tb_perf/rank0.node0.100.snapshot.step.0.pickle"
 ROUTES = (
     ("snapshot", {}),
-    ("snapshot/tile", {"device": 0, "t0": 0, "t1": 9, "width": 10}),
+    ("snapshot/tile", {"device": 0, "start": 0, "end": 9, "width_px": 10}),
     ("snapshot/allocation", {"device": 0, "index": 0}),
 )
 
@@ -78,19 +78,19 @@ def test_leak_finding_names_what_the_snapshot_holds(snapshot_logdir, make_client
 def test_tile_and_allocation(snapshot_logdir, make_client):
     client = make_client(snapshot_logdir)
     end = client.json("snapshot", run="mem", file=SNAPSHOT)["time"]["end"]
-    response = client.get("snapshot/tile", run="mem", file=SNAPSHOT, device=0, t0=0, t1=end,
-                          width=800)  # fmt: skip
+    response = client.get("snapshot/tile", run="mem", file=SNAPSHOT, device=0, start=0, end=end,
+                          width_px=800)  # fmt: skip
     assert response.status_code == 200 and len(response.get_data()) <= 1_000_000
     tile = response.get_json()
-    assert (tile["t0"], tile["t1"], tile["width_px"]) == (0, end, 800)
+    assert (tile["start"], tile["end"], tile["width_px"]) == (0, end, 800)
     bands = tile["bands"]
     assert tile["drawn"] == len(bands["id"]) > 0 and tile["visible"] == 1950
     assert all(0 <= s < e <= end for s, e in zip(bands["start"], bands["end"], strict=True))
     assert len(tile["pixels"]["total_max"]) == 800
     assert max(tile["pixels"]["total_max"]) == 13923997700  # the peak is in view
     # zoomed into the middle: times stay relative to origin_ns
-    zoom = client.json("snapshot/tile", run="mem", file=SNAPSHOT, device=0, t0=end // 2,
-                       t1=end // 2 + 10**6, width=100)  # fmt: skip
+    zoom = client.json("snapshot/tile", run="mem", file=SNAPSHOT, device=0, start=end // 2,
+                       end=end // 2 + 10**6, width_px=100)  # fmt: skip
     assert all(end // 2 <= s for s in zoom["bands"]["start"])
     index = bands["id"][bands["size"].index(max(bands["size"]))]
     allocation = client.json("snapshot/allocation", run="mem", file=SNAPSHOT, device=0,
@@ -175,13 +175,13 @@ def test_not_a_snapshot_and_over_the_limit(snapshot_logdir, make_client):
 @pytest.mark.parametrize(
     "params",
     [
-        {"device": 1, "t0": 0, "t1": 10, "width": 10},
-        {"device": "x", "t0": 0, "t1": 10, "width": 10},
-        {"device": 0, "t0": 10, "t1": 10, "width": 10},
-        {"device": 0, "t0": 0, "t1": 10, "width": 0},
-        {"device": 0, "t0": 0, "t1": 10, "width": 9000},
-        {"device": 0, "t0": "a", "t1": 10, "width": 10},
-        {"device": 0, "t1": 10, "width": 10},
+        {"device": 1, "start": 0, "end": 10, "width_px": 10},
+        {"device": "x", "start": 0, "end": 10, "width_px": 10},
+        {"device": 0, "start": 10, "end": 10, "width_px": 10},
+        {"device": 0, "start": 0, "end": 10, "width_px": 0},
+        {"device": 0, "start": 0, "end": 10, "width_px": 9000},
+        {"device": 0, "start": "a", "end": 10, "width_px": 10},
+        {"device": 0, "end": 10, "width_px": 10},
     ],
 )
 def test_tile_parameters_are_validated(snapshot_logdir, make_client, params):

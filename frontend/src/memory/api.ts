@@ -40,12 +40,12 @@ export function fetchSnapshotTile(
   run: string,
   file: string,
   device: number,
-  t0: number,
-  t1: number,
-  width: number,
+  start: number,
+  end: number,
+  widthPx: number,
   signal: AbortSignal,
 ): Promise<SnapshotTile> {
-  const params = query(run, { file, device, t0, t1, width });
+  const params = query(run, { file, device, start, end, width_px: widthPx });
   return getJson(`./snapshot/tile?${params}`, signal);
 }
 

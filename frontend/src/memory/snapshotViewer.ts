@@ -41,7 +41,7 @@ function piecesOf(tile: SnapshotTile): Piece[] {
     let y = bands.y0[band] ?? 0;
     const count = bands.steps[band] ?? 0;
     for (let k = 0; k < count; k += 1, cursor += 1) {
-      const at = tile.t0 + ((steps.px[cursor] ?? 0) + 1) * tile.ns_per_px;
+      const at = tile.start + ((steps.px[cursor] ?? 0) + 1) * tile.ns_per_px;
       pieces.push({ band, t0: t, t1: at, y });
       t = at;
       y = steps.y[cursor] ?? y;
@@ -196,8 +196,8 @@ export class SnapshotViewer {
       tile.pixels.total_max.forEach((total, px) => {
         const below = tile.pixels.drawn_max[px] ?? 0;
         if (total <= below) return;
-        const a = this.x(tile.t0 + px * tile.ns_per_px);
-        const b = this.x(tile.t0 + (px + 1) * tile.ns_per_px);
+        const a = this.x(tile.start + px * tile.ns_per_px);
+        const b = this.x(tile.start + (px + 1) * tile.ns_per_px);
         context.fillRect(a, plot - total * scale, Math.max(1, b - a), (total - below) * scale);
       });
       for (const piece of pieces) {

@@ -166,8 +166,8 @@ export interface SnapshotAnswer {
 export interface SnapshotTile {
   device: number;
   time_unit: "ns" | "index";
-  t0: number;
-  t1: number;
+  start: number;
+  end: number;
   width_px: number;
   ns_per_px: number;
   visible: number;
