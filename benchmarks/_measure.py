@@ -409,6 +409,16 @@ def run_child(
     )
 
 
+def best_of(call: Callable[[], Any], repeat: int) -> float:
+    """The fastest of `repeat` timed calls, in seconds (the least disturbed run)."""
+    times = []
+    for _ in range(repeat):
+        began = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
 def loadavg() -> str:
     """The 1-minute load average (other work on the machine disturbs the timings)."""
     try:

@@ -17,10 +17,9 @@ import concurrent.futures
 import json
 import os
 import tempfile
-import time
 from pathlib import Path
 
-from _measure import shared_trace
+from _measure import best_of, shared_trace
 
 from tb_perf_plugin.analysis.kernels import aggregate_kernels
 from tb_perf_plugin.analysis.operators import aggregate_operators
@@ -29,15 +28,6 @@ from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.run_tables import analyze_run, read_run
 
 TARGET = 0.50
-
-
-def best(call, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - began)
-    return min(times)
 
 
 def main() -> None:
@@ -62,8 +52,8 @@ def main() -> None:
             aggregate_operators(result.operator_events, by_input_dims=True)
             aggregate_kernels(result.kernel_events)
 
-        ingest_s = best(lambda: read_trace(str(trace)), args.repeat)
-        analysis_s = best(analysis, args.repeat)
+        ingest_s = best_of(lambda: read_trace(str(trace)), args.repeat)
+        analysis_s = best_of(analysis, args.repeat)
     ratio = analysis_s / ingest_s
     result = {"ingest_s": ingest_s, "analysis_s": analysis_s, "ratio": ratio, "target": TARGET}
     if args.json:

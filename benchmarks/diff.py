@@ -22,25 +22,15 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-from _measure import SHARED_DATA
+from _measure import SHARED_DATA, best_of
 
 from tb_perf_plugin.service import RunService
 
 TARGET = 2.0
 SAMPLES = "traces/pytorch__kineto/tb_plugin/samples"
 PAIR = ("resnet50_num_workers_4", "resnet50_num_workers_0")
-
-
-def best(call: Callable[[], None], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - began)
-    return min(times)
 
 
 def main() -> None:
@@ -85,7 +75,8 @@ def main() -> None:
             s.compare(*PAIR, wait_s=None)
             alone.append(time.perf_counter() - began)
             s.close()
-        open_s, diff_s, alone_s = best(open_one, args.repeat), best(diff, args.repeat), min(alone)
+        open_s, diff_s = best_of(open_one, args.repeat), best_of(diff, args.repeat)
+        alone_s = min(alone)
     ratio = alone_s / open_s
     result = {"open_one_s": open_s, "diff_cached_s": alone_s, "diff_fresh_s": diff_s,
               "ratio": ratio, "fresh_ratio": diff_s / open_s, "target": TARGET}  # fmt: skip
