@@ -9,6 +9,7 @@ from ._loader import TimedLoader, timed_loader
 from ._memory import MemorySampler
 from ._mirror import Mirror, RecordFunctionMirror
 from ._modules import ModuleProfiler
+from ._nvtx import NvtxLabeler, create_labeler
 from ._profile import StepProfiler, TorchProfilerBackend, profile_steps
 from ._rank import RankInfo, detect_rank
 from ._schedule import CaptureBackend, Phase, Policy, Schedule, WindowScheduler
@@ -31,6 +32,7 @@ __all__ = [
     "ModuleProfiler",
     "MyTimer",
     "NvmlBackend",
+    "NvtxLabeler",
     "Phase",
     "Policy",
     "RankInfo",
@@ -42,6 +44,7 @@ __all__ = [
     "TimerError",
     "TorchProfilerBackend",
     "WindowScheduler",
+    "create_labeler",
     "detect_rank",
     "profile_steps",
     "sync_clocks",

@@ -1,7 +1,8 @@
-"""Mirrors repeat MyTimer's spans into other tools' traces (torch.profiler now, NVTX later)."""
+"""Mirrors repeat MyTimer's spans into other tools' traces: torch.profiler and NVTX."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 
@@ -42,7 +43,17 @@ class RecordFunctionMirror:
             self._open.pop().__exit__(None, None, None)
 
 
-MIRRORS: dict[str, type] = {"record_function": RecordFunctionMirror}
+def _nvtx_mirror() -> Mirror:
+    """The NVTX labeler of create_labeler() (a no-op one when disabled or unavailable)."""
+    from ._nvtx import create_labeler
+
+    return create_labeler()
+
+
+MIRRORS: dict[str, Callable[[], Mirror]] = {
+    "record_function": RecordFunctionMirror,
+    "nvtx": _nvtx_mirror,
+}
 
 
 def make_mirror(spec: str | Mirror) -> Mirror:
