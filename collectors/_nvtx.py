@@ -122,6 +122,12 @@ BACKENDS: list[Callable[[str], LabelerBackend]] = [_probe_nvtx_package, _probe_t
 # --- labelers ---------------------------------------------------------------------------------
 
 
+class _Depth(threading.local):
+    """Ranges this labeler pushed and has not popped, per thread."""
+
+    depth = 0
+
+
 class Label:
     """A registered name: `register_label()` returns one; start/push/range/mark take it."""
 
@@ -183,7 +189,7 @@ class NvtxLabeler:
         self.domain = domain
         self._labels: dict[str, Label] = {}
         self._handles: dict[Any, Any] = {}  # name -> handle and Label -> handle
-        self._local = threading.local()
+        self._local = _Depth()
 
     def __repr__(self) -> str:
         return f"<NvtxLabeler backend={self.backend!r} domain={self.domain!r}>"
@@ -205,15 +211,13 @@ class NvtxLabeler:
     def push(self, name: str | Label) -> None:
         """Open a nested range on this thread."""
         self._backend.push(self._handle(name))
-        local = self._local
-        local.depth = getattr(local, "depth", 0) + 1
+        self._local.depth += 1
 
     def pop(self) -> None:
         """Close this thread's innermost range opened by `push`."""
         local = self._local
-        depth = getattr(local, "depth", 0)
-        if depth:
-            local.depth = depth - 1
+        if local.depth:
+            local.depth -= 1
             self._backend.pop()
 
     def start(self, name: str | Label) -> Any:

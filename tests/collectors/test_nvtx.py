@@ -1,6 +1,7 @@
 import json
 import subprocess
 import sys
+import threading
 import types
 from pathlib import Path
 
@@ -299,3 +300,20 @@ def test_broken_nvtx_package_falls_back_with_reasons(monkeypatch):
     labeler = create_labeler(True)
     assert not labeler.enabled
     assert labeler.backend == "off (nvtx: OSError: libnvToolsExt missing; torch.cuda.nvtx: no)"
+
+
+def test_push_pop_depth_is_per_thread(fake):
+    labeler = create_labeler()
+    labeler.push("main")
+
+    def other_thread():
+        labeler.pop()  # this thread pushed nothing: must not close "main"
+        with labeler.range("worker"):
+            pass
+
+    thread = threading.Thread(target=other_thread)
+    thread.start()
+    thread.join()
+    labeler.pop()
+    labeler.pop()
+    assert fake.calls == [("push", "main"), ("push", "worker"), ("pop",), ("pop",)]
