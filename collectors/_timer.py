@@ -130,7 +130,8 @@ class MyTimer:
         self.writer = writer if isinstance(writer, RunWriter) else RunWriter(writer)
         self._file = self.writer.record_file("timer")
         self._events, gpu_status = pick_event_backend(gpu)
-        self._mirrors = [make_mirror(spec) for spec in mirrors]
+        # a mirror that is off (NVTX disabled or unavailable) is left out: the fast path stays
+        self._mirrors = [m for m in map(make_mirror, mirrors) if getattr(m, "enabled", True)]
         self._to_unix = self.writer.clock.to_unix_ns
         self._step_callbacks: list[Callable[[int], None]] = []
         self._stack: list[tuple] = []

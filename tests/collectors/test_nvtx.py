@@ -317,3 +317,11 @@ def test_push_pop_depth_is_per_thread(fake):
     labeler.pop()
     labeler.pop()
     assert fake.calls == [("push", "main"), ("push", "worker"), ("pop",), ("pop",)]
+
+
+def test_an_nvtx_mirror_that_is_off_keeps_the_timers_fast_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("ENABLE_NVTX", "0")
+    timer = MyTimer(tmp_path, gpu=False, mirrors=("nvtx",))
+    assert timer.mirrors == ()
+    assert timer.start == timer._start_cpu  # the bound CPU-only variant, no mirror checks
+    timer.close()
