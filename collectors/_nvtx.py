@@ -24,6 +24,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from ._timer import _NULL_RANGE, _NullRange
+
 _F = TypeVar("_F", bound=Callable[..., Any])
 _FALSE_WORDS = {"0", "false", "no", "off"}
 
@@ -234,22 +236,6 @@ class NvtxLabeler:
     def mark(self, name: str | Label) -> None:
         """An instantaneous event."""
         self._backend.mark(self._handle(name))
-
-
-class _NullRange:
-    __slots__ = ()
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc_info: object) -> None:
-        return None
-
-    def __call__(self, func: _F) -> _F:
-        return func
-
-
-_NULL_RANGE = _NullRange()
 
 
 class _OffLabeler(NvtxLabeler):
