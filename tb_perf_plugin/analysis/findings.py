@@ -617,11 +617,18 @@ def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]
                           external_fragmentation=(device.external, "fraction"),
                           snapshot=(facts.file, ""), device=(device.device, "")),
                 _FRAGMENTATION_FIX,
-                {"tab": "memory", "params": {"rank": facts.rank, "snapshot": facts.file}},
-                ranks=[] if facts.rank is None else [facts.rank],
-                scope=f"rank{facts.rank}" if facts.rank is not None else f"snapshot:{facts.file}",
+                **_snapshot_place(facts),
             ))  # fmt: skip
     return out
+
+
+def _snapshot_place(facts: SnapshotFacts) -> dict[str, Any]:
+    """Where a finding from one snapshot points: the Memory tab on that snapshot, its rank."""
+    return {
+        "view": {"tab": "memory", "params": {"rank": facts.rank, "snapshot": facts.file}},
+        "ranks": [] if facts.rank is None else [facts.rank],
+        "scope": f"rank{facts.rank}" if facts.rank is not None else f"snapshot:{facts.file}",
+    }
 
 
 _PEAK_FIX = (
@@ -680,9 +687,7 @@ def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                           held_at_peak=(_frames_text(device.at_peak), ""),
                           snapshot=(facts.file, ""), device=(device.device, "")),
                 _PEAK_FIX,
-                {"tab": "memory", "params": {"rank": facts.rank, "snapshot": facts.file}},
-                ranks=[] if facts.rank is None else [facts.rank],
-                scope=f"rank{facts.rank}" if facts.rank is not None else f"snapshot:{facts.file}",
+                **_snapshot_place(facts),
             ))  # fmt: skip
     return out
 
