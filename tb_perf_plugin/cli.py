@@ -142,20 +142,24 @@ def _top_modules(rows: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]
 
 def _module_rows(
     modules: dict[str, Any], limit: int, indent: str
-) -> tuple[list[str], list[list[str]]]:
+) -> tuple[list[str], list[list[tuple[str, float | None]]]]:
+    """The module table of `analyze` and `report`: per cell its text and the number it shows
+    (None for text), in tree order."""
     phases = [p for p in ("forward", "backward") if p in modules["phases"]]
     header = ["module", "type", "calls", *(f"{p} ms" for p in phases), "self ms", "% of step"]
     rows = []
     for row in _top_modules(modules["rows"], limit):
         total = row["total"] or {}
         pct = total.get("pct_of_step")
+        calls = total.get("calls")
         rows.append([
-            indent * row["depth"] + (row["path"] or "(model)"),
-            row["type"],
-            str(total["calls"]) if total else "-",
-            *(_ms(row[p] and row[p]["total_ns"]) for p in phases),
-            _ms(total.get("self_ns")),
-            "-" if pct is None else f"{pct:.1f}",
+            (indent * row["depth"] + (row["path"] or "(model)"), None),
+            (row["type"], None),
+            ("-" if calls is None else str(calls), calls),
+            *((_ms(row[p] and row[p]["total_ns"]), row[p] and row[p]["total_ns"])
+              for p in phases),
+            (_ms(total.get("self_ns")), total.get("self_ns")),
+            ("-" if pct is None else f"{pct:.1f}", pct),
         ])  # fmt: skip
     return header, rows
 
@@ -176,7 +180,8 @@ def _modules_text(modules: dict[str, Any], fmt: str, limit: int) -> str:
     if not called:
         return "\n".join([heading, f"{source}: no module calls recorded", *notes])
     shown = f"the {min(limit, called)} of {called} called modules with the most time"
-    header, rows = _module_rows(modules, limit, "\u00a0\u00a0" if fmt == "md" else "  ")
+    header, cells = _module_rows(modules, limit, "\u00a0\u00a0" if fmt == "md" else "  ")
+    rows = [[text for text, _ in row] for row in cells]
     table = _md_table if fmt == "md" else _text_table
     intro = f"{source}: {shown}, in tree order"
     return "\n".join([heading, intro, *notes]) + "\n\n" + table(header, rows, left=2)

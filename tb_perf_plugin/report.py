@@ -14,7 +14,7 @@ import os
 from typing import Any
 
 from .analysis.findings import memory_text
-from .cli import _memory_line, _top_modules, memory_summary
+from .cli import _memory_line, _module_rows, memory_summary
 from .service import RunService
 
 TOP_ROWS = 20  # operators, kernels, spans and modules shown
@@ -304,20 +304,11 @@ def _kernels_html(kernels: dict[str, Any]) -> str:
 def _modules_html(modules: dict[str, Any]) -> str:
     if modules["source"] is None:
         return '<p class="muted">No module calls (ModuleProfiler or traces).</p>'
-    phases = [p for p in ("forward", "backward") if p in modules["phases"]]
-    header = ["module", "type", "calls", *(f"{p} ms" for p in phases), "self ms", "% of step"]
-    rows = []
-    for row in _top_modules(modules["rows"], TOP_ROWS):
-        total = row["total"] or {}
-        pct = total.get("pct_of_step")
-        rows.append([
-            _cell("\u00a0\u00a0" * row["depth"] + (row["path"] or "(model)"), left=True),
-            _cell(row["type"], left=True), _cell(total.get("calls", "-"), total.get("calls")),
-            *(_cell(_ms(row[p] and row[p]["total_ns"]), row[p] and row[p]["total_ns"])
-              for p in phases),
-            _cell(_ms(total.get("self_ns")), total.get("self_ns")),
-            _cell("-" if pct is None else f"{pct:.1f}", pct),
-        ])  # fmt: skip
+    header, cells = _module_rows(modules, TOP_ROWS, "\u00a0\u00a0")
+    rows = [
+        [_cell(text, value, left=column < 2) for column, (text, value) in enumerate(row)]
+        for row in cells
+    ]
     notes = "".join(f'<p class="muted">{_e(s["compiled"])}</p>' for s in modules["settings"]
                     if s["compiled"])  # fmt: skip
     return (
