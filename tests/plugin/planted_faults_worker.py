@@ -94,6 +94,9 @@ def train_distributed(run_dir: Path, scenario: str) -> None:
                     x, y = torch.randn(256, 64), torch.randint(0, 2, (256,))
                 with timer.range("forward"):
                     loss = torch.nn.functional.cross_entropy(model(x), y)
+                    # a step long enough that scheduling noise on a shared 2-core runner
+                    # (a few ms, now and then on one rank) stays small against it
+                    time.sleep(0.020)
                     if scenario == "straggler" and rank == 1:
                         time.sleep(0.040)  # a slower host, or more data on this rank
                 with timer.range("backward"):
