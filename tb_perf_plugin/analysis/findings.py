@@ -126,6 +126,13 @@ class AnalysisInputs:
     loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's
     memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler records
     snapshots: list[SnapshotFacts] = field(default_factory=list)  # the newest of each rank
+    # cProfile/pstats function rows of imported profiles (docs/IMPORT.md): rank, file, function,
+    # filename, line, name, calls, primitive_calls, self_ns, cumulative_ns
+    python_profiles: pd.DataFrame | None = None
+    # torch.compile records of the collectors (docs/COMPUTE.md), all ranks, with a rank column
+    compile_records: pd.DataFrame | None = None
+    flops_per_step: dict[int, float] = field(default_factory=dict)  # rank -> model FLOPs a step
+    peak_flops: dict[int, float] = field(default_factory=dict)  # rank -> device peak FLOP/s
 
 
 def _evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
