@@ -131,7 +131,7 @@ def _write(tmp_path: Path, data: bytes, name: str = "bad.prof") -> str:
     [
         (b"", "not marshal data"),
         (b"\x00garbage that is not marshal", "not marshal data"),
-        (b"{\"json\": 1}", "not marshal data"),
+        (b'{"json": 1}', "not marshal data"),
         (marshal.dumps([1, 2, 3]), "the top level is a list"),
         (marshal.dumps({}), "no profiled functions"),
         (marshal.dumps({"f": (1, 1, 0.1, 0.1, {})}), "not (file, line, name)"),
