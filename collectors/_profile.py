@@ -17,7 +17,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from time import perf_counter_ns
 from typing import Any
@@ -41,6 +41,14 @@ class TorchProfilerBackend:
     short-lived thread, joined before the next window is prepared and at `close()`. How long
     each part took is recorded per window in the metadata (the steps it delayed show it too).
     With a timer, the timer's spans are mirrored into the trace while a window records.
+
+    Windows of steps by default. Other users (windowed capture, task profiling) count something
+    else: with `label`, a window's trace is `<prefix>.<label>.<first>-<last>.pt.trace.json.gz`,
+    its ranges `<label>#<n>` instead of `ProfilerStep#<n>`, and its `tb_perf` key holds
+    `window: {label, first, last}` instead of step numbers. `trace_metadata` adds fields to the
+    `tb_perf` key; `metadata_key` is where the windows go in the rank's metadata (None: nowhere,
+    the owner records them); `on_window(window)` is called on the export thread once a window's
+    file is written (or failed).
     """
 
     def __init__(
@@ -53,6 +61,10 @@ class TorchProfilerBackend:
         with_stack: bool = False,
         profile_memory: bool = False,
         with_flops: bool = False,
+        label: str | None = None,
+        trace_metadata: dict[str, Any] | None = None,
+        metadata_key: str | None = "profiler",
+        on_window: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         import torch
         from torch.autograd.profiler import record_function
@@ -75,6 +87,11 @@ class TorchProfilerBackend:
             profile_memory=profile_memory,
             with_flops=with_flops,
         )
+        self.label = label
+        self._range_format = "ProfilerStep#{}" if label is None else label + "#{}"
+        self._trace_metadata = dict(trace_metadata or {})
+        self._metadata_key = metadata_key
+        self._on_window = on_window
         self.windows: list[dict[str, Any]] = []  # one entry per window ended, as in metadata
         self._prof: Any = None
         self._started = False
@@ -115,6 +132,10 @@ class TorchProfilerBackend:
     def stop(self, first_step: int, last_step: int) -> None:
         self._close_step()
         self._remove_mirror()
+        if self.label is None:
+            window: dict[str, Any] = {"first_step": first_step, "last_step": last_step}
+        else:
+            window = {"window": {"label": self.label, "first": first_step, "last": last_step}}
         self._prof.add_metadata_json(
             TRACE_METADATA_KEY,
             json.dumps(
@@ -123,9 +144,9 @@ class TorchProfilerBackend:
                     "rank": self.writer.rank,
                     "world_size": self.writer.world_size,
                     "prefix": self.writer.file_prefix,
-                    "first_step": first_step,
-                    "last_step": last_step,
+                    **window,
                     "trace_to_collectors_ns": self._trace_to_collectors_ns,
+                    **self._trace_metadata,
                 }
             ),
         )
@@ -157,7 +178,7 @@ class TorchProfilerBackend:
     # --- helpers -------------------------------------------------------------------------------
 
     def _open_step(self, step: int) -> None:
-        self._step_range = self._record_function(f"ProfilerStep#{step}")
+        self._step_range = self._record_function(self._range_format.format(step))
         self._step_range.__enter__()
 
     def _close_step(self) -> None:
@@ -178,7 +199,10 @@ class TorchProfilerBackend:
 
     def trace_path(self, first_step: int, last_step: int) -> Path:
         """Where a window's trace goes; `.<n>` is inserted if step numbers were reused."""
-        stem = f"{self.writer.file_prefix}.steps{first_step}-{last_step}"
+        if self.label is None:
+            stem = f"{self.writer.file_prefix}.steps{first_step}-{last_step}"
+        else:
+            stem = f"{self.writer.file_prefix}.{self.label}.{first_step}-{last_step}"
         path = self.writer.data_dir / f"{stem}.pt.trace.json.gz"
         n = 1
         while path.exists():
@@ -189,7 +213,10 @@ class TorchProfilerBackend:
     def _export(self, prof: Any, first_step: int, last_step: int, costs_ns: dict[str, int]) -> None:
         """Write one window (on the export thread); a failure is logged, never raised."""
         began = perf_counter_ns()
-        window: dict[str, Any] = {"first_step": first_step, "last_step": last_step}
+        if self.label is None:
+            window: dict[str, Any] = {"first_step": first_step, "last_step": last_step}
+        else:
+            window = {"label": self.label, "first": first_step, "last": last_step}
         final = self.trace_path(first_step, last_step)
         partial = final.with_name(final.name + ".tmp")
         fd, raw = tempfile.mkstemp(prefix="tb_perf_", suffix=".json")
@@ -221,8 +248,15 @@ class TorchProfilerBackend:
         window.update({f"{part}_ms": round(ns / 1e6, 3) for part, ns in costs_ns.items()})
         with self._lock:
             self.windows.append(window)
-            info = {**self.writer.metadata.get("profiler", {}), "windows": list(self.windows)}
-            self.writer.update_metadata(profiler=info)
+            if self._metadata_key is not None:
+                key = self._metadata_key
+                info = {**self.writer.metadata.get(key, {}), "windows": list(self.windows)}
+                self.writer.update_metadata(**{key: info})
+        if self._on_window is not None:
+            try:
+                self._on_window(dict(window))
+            except Exception:
+                logger.warning("a trace-window callback failed; training goes on", exc_info=True)
 
 
 def _cuda_status(torch: Any, cuda: bool | None) -> str:

@@ -1,15 +1,17 @@
 """One window scheduler: at which collectors' steps a capture backend records.
 
-The scheduler knows steps, not tools. torch.profiler is its first backend (`profile_steps`); an
-Nsight backend implements the same `CaptureBackend` protocol, and other triggers (e.g. "capture
-when a step is slow") implement the `Policy` protocol that `Schedule` implements.
+The scheduler knows steps, not tools. torch.profiler is its first backend (`profile_steps`); the
+Nsight backend (`collectors/_capture.py`) implements the same `CaptureBackend` protocol. Policies
+say which steps record: `Schedule` (torch.profiler.schedule's cycles) and `Windows` (explicit
+ranges). A "step" is whatever the caller counts: training steps, micro-batches, hits of a named
+hook point, invocations of a pipeline task.
 """
 
 from __future__ import annotations
 
 import enum
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -60,6 +62,46 @@ class Schedule:
         return Phase.ACTIVE, cycle
 
 
+@dataclass(frozen=True)
+class Windows:
+    """Explicit windows: steps `start <= index < stop` of each `(start, stop)` record, each
+    window prepared `warmup` steps before its start. Windows must be sorted and not overlap."""
+
+    windows: tuple[tuple[int, int], ...]
+    warmup: int = 0
+
+    def __init__(self, windows: Sequence[tuple[int, int]], warmup: int = 0) -> None:
+        windows = tuple((int(start), int(stop)) for start, stop in windows)
+        if not windows:
+            raise ValueError("Windows needs at least one (start, stop) window")
+        if warmup < 0:
+            raise ValueError(f"warmup must be >= 0, not {warmup}")
+        previous_stop = None
+        for start, stop in windows:
+            if start < 0:
+                raise ValueError(f"window ({start}, {stop}): start must be >= 0")
+            if stop <= start:
+                raise ValueError(f"window ({start}, {stop}): stop must be greater than start")
+            if previous_stop is not None and start < previous_stop + warmup:
+                raise ValueError(
+                    f"window ({start}, {stop}) overlaps the window before it (ends at "
+                    f"{previous_stop}, warmup {warmup}): windows must be sorted and disjoint"
+                )
+            previous_stop = stop
+        object.__setattr__(self, "windows", windows)
+        object.__setattr__(self, "warmup", warmup)
+
+    def phase(self, index: int) -> tuple[Phase, int]:
+        for cycle, (start, stop) in enumerate(self.windows):
+            if index < start - self.warmup:
+                return Phase.NONE, cycle
+            if index < start:
+                return Phase.WARMUP, cycle
+            if index < stop:
+                return Phase.ACTIVE, cycle
+        return Phase.DONE, len(self.windows)
+
+
 class CaptureBackend(Protocol):
     """A tool that records windows of steps. The scheduler calls, per window:
     `prepare()` (at warmup; skipped when there is none), `start(first)`, `step(n)` for each
@@ -83,9 +125,12 @@ class WindowScheduler:
     """Drives a backend from the collectors' step numbers: call `begin_step(n)` when step `n`
     begins (repeating the current step is a no-op) and `close()` at the end.
 
-    Steps count from the first step seen, numbering gaps included, so ranks that number their
-    steps alike capture the same steps. A window open at `close()` is written up to the current
-    step. A backend call that raises is logged and ends capturing: training goes on.
+    Steps count from the first step seen (or from `origin` when given: absolute step numbers),
+    numbering gaps included, so ranks that number their steps alike capture the same steps. A
+    window ends when a step outside it begins, or at `end_step(n)` when step `n` is its last
+    (callers that know when a step ends, e.g. a hook point's region, stop it there). A window open
+    at `close()` is written up to the current step. A backend call that raises is logged and ends
+    capturing: training goes on.
     """
 
     def __init__(
@@ -95,12 +140,13 @@ class WindowScheduler:
         *,
         rank: int = 0,
         ranks: Iterable[int] | None = None,
+        origin: int | None = None,
     ) -> None:
         self.backend = backend
         self.policy = policy
         self.ranks = None if ranks is None else frozenset(ranks)
         self.captures = self.ranks is None or rank in self.ranks
-        self._origin: int | None = None
+        self._origin = origin
         self._step: int | None = None
         self._prepared: int | None = None  # the cycle prepared for
         self._recording: tuple[int, int] | None = None  # (cycle, first step)
@@ -139,6 +185,18 @@ class WindowScheduler:
             ):
                 self._recording = (cycle, step)
         elif phase is Phase.DONE:
+            self._done = True
+
+    def end_step(self, step: int) -> None:
+        """Step `step` has ended: stop the window now if the next step is not in it."""
+        if self._recording is None or step != self._step:
+            return
+        phase, cycle = self.policy.phase(step + 1 - self._origin)
+        if phase is Phase.ACTIVE and cycle == self._recording[0]:
+            return
+        first, self._recording = self._recording[1], None
+        self._call(self.backend.stop, first, step)
+        if phase is Phase.DONE:
             self._done = True
 
     def close(self) -> None:
