@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import TbPerfError
+from .ingest.imported import DROPPED_SUFFIXES, FileKind, Sniffed, sniff
 from .ingest.meta import RankMeta, read_meta
 from .ingest.snapshot import is_snapshot_name
 
 PLUGIN_DIR = os.path.join("plugins", "tb_perf")
+IMPORTED_DIR = os.path.join(PLUGIN_DIR, "imported")
 LIVE_WINDOW_NS = 60 * 10**9  # a writer that wrote within this window and did not close is live
 _WRITER_FILE = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.([a-z_]+)\.(jsonl|json)$")
 _TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
@@ -36,6 +40,16 @@ class WriterFiles:
 
 
 @dataclass
+class ImportedFile:
+    """A file from another tool in the run (docs/IMPORT.md); `kind` None: not importable,
+    `reason` says why (shown as a warning)."""
+
+    path: str
+    kind: FileKind | None
+    reason: str
+
+
+@dataclass
 class Run:
     name: str  # relative to the logdir, "/"-separated; "." is the logdir itself
     path: str
@@ -43,6 +57,7 @@ class Run:
     writers: list[WriterFiles] = field(default_factory=list)
     traces: list[str] = field(default_factory=list)
     snapshots: list[str] = field(default_factory=list)  # memory snapshot pickles, never loaded here
+    imported: list[ImportedFile] = field(default_factory=list)  # by path
     updated_ns: int = 0
 
     @property
@@ -54,6 +69,7 @@ class Run:
         for path in self.traces:
             if not os.path.basename(path).startswith(prefixes):
                 ranks.add(self.rank_from_trace_name(path))
+        ranks |= {self.rank_from_file_name(f.path) for f in self.imported if f.kind is not None}
         return sorted(ranks)
 
     def snapshot_rank(self, path: str) -> int | None:
@@ -79,14 +95,27 @@ class Run:
         workers = sorted({os.path.basename(p).split(".", 1)[0] for p in self.traces})
         return workers.index(worker) if worker in workers else 0
 
+    @staticmethod
+    def rank_in_file_name(path: str) -> int | None:
+        """The N of a `rank<N>` / `worker<N>` in the file's name, if any."""
+        match = _WORKER_RANK.search(os.path.basename(path))
+        return int(match.group(1)) if match else None
+
+    def rank_from_file_name(self, path: str) -> int:
+        """An imported file's rank: as its name says, else 0."""
+        rank = self.rank_in_file_name(path)
+        return 0 if rank is None else rank
+
     @property
     def sources(self) -> list[str]:
         kinds = {kind for w in self.writers for kind in w.files if kind != "meta"}
+        imported = {f.kind for f in self.imported if f.kind is not None}
         return (
             (["tfevents"] if self.tfevents else [])
             + sorted(kinds)
-            + (["trace"] if self.traces else [])
+            + (["trace"] if self.traces or FileKind.KINETO in imported else [])
             + (["snapshot"] if self.snapshots else [])
+            + sorted(k.value for k in imported - {FileKind.KINETO})
         )
 
     def status(self, now_ns: int, rank: int | None = None) -> str:
@@ -101,6 +130,7 @@ class Run:
     def signature(self) -> tuple:
         """Changes whenever a file of the run changes (the cache key of its tables)."""
         paths = [p for w in self.writers for p in sorted(w.files.values())] + self.traces
+        paths += [f.path for f in self.imported]
         return tuple((path, *_size_mtime(path)) for path in paths)
 
 
@@ -131,6 +161,11 @@ def discover_runs(logdir: str) -> dict[str, Run]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         rel = os.path.relpath(dirpath, root)
         name = "." if rel == "." else rel.replace(os.sep, "/")
+        importer = _importing_run(runs, name)
+        if importer is not None:  # <run>/plugins/tb_perf/imported: every file, nothing deeper
+            dirnames[:] = []
+            importer.imported += _imported_files(dirpath, filenames, real_root, lambda f: True)
+            continue
         has_events = any("tfevents" in f for f in filenames)
         has_plugin_dir = os.path.isdir(os.path.join(dirpath, PLUGIN_DIR))
         if has_events or has_plugin_dir:
@@ -150,10 +185,48 @@ def discover_runs(logdir: str) -> dict[str, Run]:
         owner = _enclosing_run(runs, name) if snapshots else None
         if owner is not None:  # snapshots alone do not make a run
             owner.snapshots.extend(snapshots)
+        if name in runs:  # files dropped into the run directory itself
+            runs[name].imported += _imported_files(
+                dirpath, filenames, real_root, lambda f: f.lower().endswith(DROPPED_SUFFIXES)
+            )
     for run in runs.values():
+        run.imported.sort(key=lambda f: f.path)
         files = run.tfevents + run.traces + [p for w in run.writers for p in w.files.values()]
+        files += [f.path for f in run.imported]
         run.updated_ns = max((_size_mtime(p)[1] for p in files), default=0)
     return runs
+
+
+def _importing_run(runs: dict[str, Run], name: str) -> Run | None:
+    """The run whose imported/ folder the directory `name` is, if it is one."""
+    suffix = "/" + IMPORTED_DIR.replace(os.sep, "/")
+    if not ("/" + name).endswith(suffix):
+        return None
+    return runs.get(("/" + name)[: -len(suffix)].lstrip("/") or ".")
+
+
+def _imported_files(
+    dirpath: str, filenames: list[str], real_root: str, chosen: Callable[[str], bool]
+) -> list[ImportedFile]:
+    """The chosen files of a directory, sniffed; hidden and temporary files (a copy under
+    way), snapshot pickles (read as snapshots) and links out of the logdir are left out."""
+    out = []
+    for filename in sorted(filenames):
+        path = os.path.join(dirpath, filename)
+        hidden = filename.startswith(".") or filename.endswith(".tmp")
+        if hidden or is_snapshot_name(filename) or not chosen(filename):
+            continue
+        if not os.path.isfile(path) or not _within(path, real_root):
+            continue
+        found = _sniff(path, *_size_mtime(path))
+        out.append(ImportedFile(path, found.kind, found.reason))
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _sniff(path: str, size: int, mtime_ns: int) -> Sniffed:
+    """sniff() once per file version: discovery runs every few seconds."""
+    return sniff(path)
 
 
 def _enclosing_run(runs: dict[str, Run], name: str) -> Run | None:

@@ -1,7 +1,9 @@
 """Reading one run's files into tables, and building its timeline from them.
 
-Timer files are read in the calling thread (small, append-only); trace files go through the
-executor seam, one task per file, each parsed into the on-disk cache and memory-mapped back.
+Timer files are read in the calling thread (small, append-only); trace files and imported
+timeline files (Nsight Systems, event CSVs) go through the executor seam, one task per file,
+each parsed into the on-disk cache and memory-mapped back; imported cProfile and Nsight Compute
+files are read through the executor too (docs/IMPORT.md).
 """
 
 from __future__ import annotations
@@ -42,9 +44,10 @@ from .analysis.modules import (
     trace_module_data,
 )
 from .analysis.operators import aggregate_operators, named_operator_events
-from .discovery import Run, now_ns
+from .discovery import ImportedFile, Run, now_ns
 from .errors import Unreadable
 from .ingest.cache import TraceCache, ingest_to_cache
+from .ingest.imported import TIMELINE_KINDS, FileKind
 from .ingest.kineto import DEVICE_KINDS, TraceTables, is_collective
 from .ingest.memory import (
     GPU_COLUMNS,
@@ -55,6 +58,9 @@ from .ingest.memory import (
 )
 from .ingest.meta import RankMeta
 from .ingest.modules import ModuleRecords, module_records, read_modules_file
+from .ingest.ncu import NCU_COLUMNS, read_ncu_csv
+from .ingest.python_profile import COLUMNS as FUNCTION_COLUMNS
+from .ingest.python_profile import PythonProfile, read_python_profile
 from .ingest.timer import (
     SPAN_COLUMNS,
     STEP_COLUMNS,
@@ -70,8 +76,14 @@ _PROFILER_STEP = re.compile(r"^ProfilerStep#(\d+)$")
 class TraceFile:
     path: str
     rank: int
-    rank_source: str  # "metadata", "distributedInfo", "file name"
+    rank_source: str  # "metadata", "distributedInfo", "file name", "default (no rank in name)"
     tables: TraceTables
+    kind: FileKind = FileKind.KINETO  # an imported Nsight Systems export or event CSV otherwise
+
+
+PYTHON_PROFILE_COLUMNS = [*FUNCTION_COLUMNS, "rank", "file"]
+PYTHON_PROFILE_FILE_COLUMNS = ["rank", "file", "total_ns", "calls", "primitive_calls"]
+KERNEL_METRIC_COLUMNS = [*NCU_COLUMNS, "rank", "file"]
 
 
 @dataclass
@@ -90,10 +102,24 @@ class RunTables:
     system: pd.DataFrame = field(default_factory=lambda: _concat([], SYSTEM_COLUMNS))
     gpus: pd.DataFrame = field(default_factory=lambda: _concat([], GPU_COLUMNS))
     memory_warnings: list[str] = field(default_factory=list)  # also in `warnings`
+    # imported cProfile/pstats files: their functions, and one row of totals per file (`file`
+    # is the path relative to the run)
+    python_profiles: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=PYTHON_PROFILE_COLUMNS)
+    )
+    python_profile_files: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=PYTHON_PROFILE_FILE_COLUMNS)
+    )
+    # imported Nsight Compute CSVs: one row per profiled kernel launch
+    kernel_metrics: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=KERNEL_METRIC_COLUMNS)
+    )
 
     @property
     def ranks(self) -> list[int]:
         ranks = set(self.rank_meta) | {t.rank for t in self.traces}
+        ranks |= set(self.python_profile_files["rank"].tolist())
+        ranks |= set(self.kernel_metrics["rank"].unique().tolist())
         ranks |= set(self.modules.blocks["rank"].unique().tolist())
         ranks |= set(self.memory["rank"].unique().tolist())
         ranks |= set(self.system["rank"].unique().tolist())
@@ -166,9 +192,18 @@ def read_run(
                 for name, table in result.tables.items():
                     sampler_parts[name].append(table.assign(rank=writer.rank, writer=writer_index))
     warnings += module_warnings + memory_warnings
+    warnings += [
+        f"{os.path.relpath(f.path, run.path)}: not imported: {f.reason} (docs/IMPORT.md)"
+        for f in run.imported
+        if f.kind is None
+    ]
+    other_futures = _submit_imported(run, max_file_bytes, executor)
     traces = _read_traces(run, max_file_bytes, executor, cache_dir, on_progress, warnings)
+    imported = _imported_tables(run, other_futures, on_progress, warnings)
+    readable += len(imported["python_profile_files"]) + imported["kernel_metrics"]["file"].nunique()
     has_collector_files = any(set(RECORD_KINDS) & set(w.files) for w in run.writers)
-    if readable == 0 and not traces and (has_collector_files or run.traces):
+    has_files = has_collector_files or run.traces or any(f.kind for f in run.imported)
+    if readable == 0 and not traces and has_files:
         raise Unreadable("; ".join(warnings) or f"run {run.name!r} has no readable files")
     return RunTables(
         signature=signature,
@@ -183,6 +218,7 @@ def read_run(
         system=_concat(sampler_parts["system"], SYSTEM_COLUMNS),
         gpus=_concat(sampler_parts["gpus"], GPU_COLUMNS),
         memory_warnings=memory_warnings,
+        **imported,
     )
 
 
@@ -194,17 +230,19 @@ def _read_traces(
     on_progress: Callable[[int], None],
     warnings: list[str],
 ) -> list[TraceFile]:
+    files = [(path, FileKind.KINETO) for path in run.traces]
+    files += [(f.path, f.kind) for f in run.imported if f.kind in TIMELINE_KINDS]
     futures = {
-        executor.submit(ingest_to_cache, path, cache_dir, max_file_bytes): path
-        for path in run.traces
+        executor.submit(ingest_to_cache, path, cache_dir, max_file_bytes, kind): (path, kind)
+        for path, kind in files
     }
     cache = TraceCache(cache_dir)
     traces = []
     for future in concurrent.futures.as_completed(futures):
-        path = futures[future]
+        path, kind = futures[future]
         name = os.path.relpath(path, run.path)
         try:
-            tables = future.result() or cache.load(path, max_file_bytes)
+            tables = future.result() or cache.load(path, max_file_bytes, kind)
         except Unreadable as exc:
             warnings.append(_trace_problem(path, name, exc.message))
             continue
@@ -215,8 +253,61 @@ def _read_traces(
             on_progress(_size(path))
         warnings.extend(f"{name}: {problem}" for problem in tables.meta.problems)
         rank, source = _trace_rank(run, path, tables)
-        traces.append(TraceFile(path, rank, source, tables))
+        traces.append(TraceFile(path, rank, source, tables, kind))
     return sorted(traces, key=lambda t: (t.rank, t.path))
+
+
+_OTHER_READERS = {FileKind.PSTATS: read_python_profile, FileKind.NCU: read_ncu_csv}
+
+
+def _submit_imported(
+    run: Run, max_file_bytes: int, executor: concurrent.futures.Executor
+) -> dict[concurrent.futures.Future, ImportedFile]:
+    """Imported files that are not timelines, each read as one executor task."""
+    return {
+        executor.submit(_OTHER_READERS[f.kind], f.path, max_file_bytes): f
+        for f in run.imported
+        if f.kind in _OTHER_READERS
+    }
+
+
+def _imported_tables(
+    run: Run,
+    futures: dict[concurrent.futures.Future, ImportedFile],
+    on_progress: Callable[[int], None],
+    warnings: list[str],
+) -> dict[str, pd.DataFrame]:
+    """RunTables' python_profiles, python_profile_files and kernel_metrics, in file order."""
+    functions, totals, kernels = [], [], []
+    for future in sorted(futures, key=lambda f: futures[f].path):
+        file = futures[future]
+        name = os.path.relpath(file.path, run.path)
+        rank = run.rank_from_file_name(file.path)
+        try:
+            result = future.result()
+        except Unreadable as exc:
+            warnings.append(_trace_problem(file.path, name, exc.message))
+            continue
+        except OSError as exc:
+            warnings.append(f"{name}: unreadable ({exc.strerror or exc})")
+            continue
+        finally:
+            on_progress(_size(file.path))
+        if isinstance(result, PythonProfile):
+            functions.append(result.functions.assign(rank=rank, file=name))
+            totals.append((rank, name, result.total_ns, result.calls, result.primitive_calls))
+        else:
+            kernels.append(result.assign(rank=rank, file=name))
+
+    def frame(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+        parts = [p for p in parts if len(p)]
+        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+    return {
+        "python_profiles": frame(functions, PYTHON_PROFILE_COLUMNS),
+        "python_profile_files": pd.DataFrame(totals, columns=PYTHON_PROFILE_FILE_COLUMNS),
+        "kernel_metrics": frame(kernels, KERNEL_METRIC_COLUMNS),
+    }
 
 
 def _size(path: str) -> int:
@@ -237,14 +328,18 @@ def _trace_problem(path: str, name: str, message: str) -> str:
 
 
 def _trace_rank(run: Run, path: str, tables: TraceTables) -> tuple[int, str]:
-    """Our metadata (the file is named after a writer), else distributedInfo, else the name."""
+    """Our metadata (the file is named after a writer), else distributedInfo, else the name
+    (of an imported file: a `rank<N>`/`worker<N>` in it, else rank 0)."""
     base = os.path.basename(path)
     for writer in run.writers:
         if base.startswith(writer.prefix + "."):
             return writer.rank, "metadata"
     if tables.meta.rank is not None:
         return tables.meta.rank, "distributedInfo"
-    return run.rank_from_trace_name(path), "file name"
+    if path in run.traces:
+        return run.rank_from_trace_name(path), "file name"
+    rank = run.rank_in_file_name(path)
+    return (0, "default (no rank in the file name)") if rank is None else (rank, "file name")
 
 
 # --- timeline -----------------------------------------------------------------------------------
@@ -438,6 +533,7 @@ def analyze_run(
         _sync_ns(tables, breakdowns), profiling,
         {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader}, memory,
         snapshots or [],
+        python_profiles=tables.python_profiles if len(tables.python_profiles) else None,
     ))  # fmt: skip
     return RunAnalysis(
         breakdowns, operator_all, kernel_all, devices, findings, memory, snapshot_warnings or []

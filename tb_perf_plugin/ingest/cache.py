@@ -2,9 +2,11 @@
 
 An entry is a folder of `.npy` columns (memory-mapped on load, so a warm open costs almost
 nothing and shares pages between processes) plus a JSON file with the trace's metadata and
-string table. Its key is the trace's path, size, mtime and the parser version: a changed file or
-a new parser misses. Entries are written to a temporary folder and renamed, so readers never see
-half an entry. Least-recently-used entries are evicted past a size cap.
+string table. Every timeline file goes through it: Kineto traces and imported Nsight Systems
+exports and event CSVs (`imported.TIMELINE_KINDS`). Its key is the file's path, size, mtime,
+kind and the version of that kind's reader: a changed file or a new reader misses. Entries are
+written to a temporary folder and renamed, so readers never see half an entry.
+Least-recently-used entries are evicted past a size cap.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .kineto import PARSER_VERSION, TraceMeta, TraceTables, read_trace
+from .imported import FileKind, read_timeline_file, reader_version
+from .kineto import TraceMeta, TraceTables
 
 logger = logging.getLogger(__name__)
 
@@ -38,10 +41,10 @@ def default_cache_dir() -> Path:
     return Path(base) / "tb-perf"
 
 
-def cache_key(path: str) -> str:
+def cache_key(path: str, kind: FileKind = FileKind.KINETO) -> str:
     st = os.stat(path)
-    text = f"{os.path.abspath(path)}\0{st.st_size}\0{st.st_mtime_ns}\0{PARSER_VERSION}"
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    identity = (os.path.abspath(path), st.st_size, st.st_mtime_ns, kind.value, reader_version(kind))
+    return hashlib.sha256("\0".join(map(str, identity)).encode()).hexdigest()[:32]
 
 
 class TraceCache:
@@ -58,9 +61,12 @@ class TraceCache:
         self.traces_dir = self.root / "traces"
         self.max_bytes = max_bytes
 
-    def load(self, path: str, max_file_bytes: int = 4 << 30) -> TraceTables:
-        """The tables of `path`: from the cache when present, else parsed and stored."""
-        key = cache_key(path)
+    def load(
+        self, path: str, max_file_bytes: int = 4 << 30, kind: FileKind = FileKind.KINETO
+    ) -> TraceTables:
+        """The tables of `path`, a timeline file of `kind`: from the cache when present, else
+        parsed and stored."""
+        key = cache_key(path, kind)
         entry = self.traces_dir / key
         if entry.is_dir():
             try:
@@ -69,7 +75,7 @@ class TraceCache:
                 return tables
             except (OSError, ValueError, KeyError) as exc:
                 logger.warning("tb_perf: cache entry for %s unreadable (%s); re-parsing", path, exc)
-        tables = read_trace(path, max_bytes=max_file_bytes)
+        tables = read_timeline_file(path, max_file_bytes, kind)
         self.store(key, tables)
         return tables
 
@@ -138,12 +144,15 @@ def _read_entry(entry: Path, path: str) -> TraceTables:
     return TraceTables(meta, saved["names"], tables["slices"], tables["memory"])
 
 
-def ingest_to_cache(path: str, cache_dir: str | None, max_file_bytes: int) -> TraceTables | None:
-    """Executor task: parse `path` into the cache. Returns None when the entry is on disk (the
-    caller memory-maps it: nothing big crosses the process boundary), else the tables."""
+def ingest_to_cache(
+    path: str, cache_dir: str | None, max_file_bytes: int, kind: FileKind = FileKind.KINETO
+) -> TraceTables | None:
+    """Executor task: parse `path`, a timeline file of `kind`, into the cache. Returns None when
+    the entry is on disk (the caller memory-maps it: nothing big crosses the process boundary),
+    else the tables."""
     cache = TraceCache(cache_dir)
-    key = cache_key(path)
+    key = cache_key(path, kind)
     if (cache.traces_dir / key).is_dir():
         return None
-    tables = read_trace(path, max_bytes=max_file_bytes)
+    tables = read_timeline_file(path, max_file_bytes, kind)
     return None if cache.store(key, tables) else tables

@@ -1,0 +1,165 @@
+"""Files from other tools in a run (docs/IMPORT.md): what each one is, and one reader per kind.
+
+A file's kind comes from its first bytes; its name only words the answer ("named .sqlite but
+holds text"). A suffix can lie (a `.json.gz` that is plain JSON, a `.prof` someone saved a trace
+as), and reading a file with the wrong reader gives a worse error than refusing it up front.
+
+Kinds: `kineto` (torch.profiler / Chrome JSON trace, plain or gzip), `nsys` (Nsight Systems
+SQLite export), `ncu` (Nsight Compute CSV), `events` (the generic event CSV of
+`events_csv.py`) and `pstats` (cProfile / pstats / Lightning AdvancedProfiler `.prof` files,
+marshal data). The first three become timeline tables (`read_timeline_file`); `ncu` feeds the
+Kernels view and `pstats` a Python function table.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import zlib
+from dataclasses import dataclass
+from enum import Enum
+
+from ..errors import Unreadable
+from .events_csv import READER_VERSION as EVENTS_READER_VERSION
+from .events_csv import events_layout, read_events_csv
+from .kineto import PARSER_VERSION as KINETO_PARSER_VERSION
+from .kineto import TraceTables, read_trace
+
+HEAD_BYTES = 64 << 10  # read (and, for gzip, inflated) to decide a file's kind
+SQLITE_MAGIC = b"SQLite format 3\x00"
+GZIP_MAGIC = b"\x1f\x8b"
+# marshal: a dict (`{`, with or without FLAG_REF 0x80) whose first key is a tuple (`(` or the
+# small-tuple `)`, either with FLAG_REF) or that is empty (TYPE_NULL `0` ends it)
+_MARSHAL_DICT = (0x7B, 0xFB)
+_MARSHAL_FIRST_KEY = (0x28, 0x29, 0xA8, 0xA9, 0x30)
+# Nsight Compute `--csv` output (details and raw pages): a header line like this, possibly
+# after the profiled program's own output and ncu's `==PROF==` notes
+NCU_HEADER_START, NCU_KERNEL_COLUMN = '"ID",', '"Kernel Name"'
+DROPPED_SUFFIXES = (".sqlite", ".prof", ".pstats")  # picked up from the run directory itself
+
+
+class FileKind(str, Enum):
+    """What an imported file is."""
+
+    KINETO = "kineto"
+    NSYS = "nsys"
+    NCU = "ncu"
+    EVENTS = "events"
+    PSTATS = "pstats"
+
+
+TIMELINE_KINDS = (FileKind.KINETO, FileKind.NSYS, FileKind.EVENTS)
+FEEDS = {
+    FileKind.KINETO: "timeline, operators, kernels, steps (a torch.profiler trace)",
+    FileKind.NSYS: "timeline and kernels (kernels, memcpy, CUDA runtime, NVTX ranges)",
+    FileKind.NCU: "per-kernel metrics in the Kernels view",
+    FileKind.EVENTS: "timeline (one slice per row; steps when it has a step column)",
+    FileKind.PSTATS: "Python function table and the python_hotspot finding",
+}
+
+
+@dataclass(frozen=True)
+class Sniffed:
+    """A file's kind (None: not importable) and what its content looks like, in words."""
+
+    kind: FileKind | None
+    reason: str
+
+
+def sniff(path: str) -> Sniffed:
+    """The kind of the file at `path`, from its first HEAD_BYTES bytes."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+    except OSError as exc:
+        return Sniffed(None, f"unreadable ({exc.strerror or exc})")
+    return sniff_bytes(head, os.path.basename(path))
+
+
+def sniff_bytes(head: bytes, name: str) -> Sniffed:
+    """The kind of a file that starts with `head` (`name` only words the reason)."""
+    if not head:
+        return Sniffed(None, "empty file")
+    if head.startswith(SQLITE_MAGIC):
+        return Sniffed(FileKind.NSYS, "SQLite database (an Nsight Systems export)")
+    if head.startswith(GZIP_MAGIC):
+        try:
+            inflated = zlib.decompressobj(wbits=47).decompress(head, HEAD_BYTES)
+        except zlib.error as exc:
+            return Sniffed(None, f"corrupt gzip data ({exc})")
+        found = _sniff_text(inflated)
+        if found.kind is FileKind.KINETO:
+            return Sniffed(FileKind.KINETO, "gzip-compressed JSON trace")
+        return Sniffed(None, f"gzip file that holds no JSON trace ({found.reason})")
+    if head[0] in _MARSHAL_DICT and len(head) > 1 and head[1] in _MARSHAL_FIRST_KEY:
+        return Sniffed(FileKind.PSTATS, "marshal'd cProfile statistics")
+    found = _sniff_text(head)
+    lowered = name.lower()
+    if found.kind is None and lowered.endswith(".sqlite"):
+        return Sniffed(None, f"named .sqlite but holds no SQLite database ({found.reason})")
+    if found.kind is None and lowered.endswith((".prof", ".pstats")):
+        reason = f"named like a cProfile file but holds no marshal data ({found.reason})"
+        return Sniffed(None, reason)
+    return found
+
+
+def _sniff_text(head: bytes) -> Sniffed:
+    """JSON traces and CSV headers; anything else is not importable."""
+    if b"\x00" in head:
+        return Sniffed(None, "binary data of no known kind")
+    text = head.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+    if text.startswith("{"):
+        if '"traceEvents"' in text:
+            return Sniffed(FileKind.KINETO, "JSON trace")
+        return Sniffed(None, "JSON without `traceEvents` in its first 64 KiB (not a trace)")
+    if text.startswith("["):
+        if text[1:].lstrip().startswith("{") and '"ph"' in text:
+            return Sniffed(FileKind.KINETO, "JSON trace (a bare array of events)")
+        return Sniffed(None, "a JSON array that is not of trace events")
+    lines = [line for line in text.splitlines() if line.strip()]
+    if any(line.startswith(NCU_HEADER_START) and NCU_KERNEL_COLUMN in line for line in lines):
+        return Sniffed(FileKind.NCU, "Nsight Compute CSV")
+    if not lines:
+        return Sniffed(None, "no content")
+    try:
+        header = next(csv.reader([lines[0]]))
+    except csv.Error:
+        return Sniffed(None, "text that is not a CSV")
+    layout = events_layout(header)
+    if not isinstance(layout, str):
+        return Sniffed(FileKind.EVENTS, "event CSV")
+    if len(header) > 1:
+        return Sniffed(None, f"a CSV that is neither Nsight Compute's nor an event CSV: {layout}")
+    return Sniffed(None, "text of no known kind")
+
+
+def reader_version(kind: FileKind) -> int:
+    """The version of the reader for `kind`: part of the trace cache key."""
+    if kind is FileKind.KINETO:
+        return KINETO_PARSER_VERSION
+    if kind is FileKind.EVENTS:
+        return EVENTS_READER_VERSION
+    if kind is FileKind.NSYS:
+        from .nsys import READER_VERSION
+
+        return READER_VERSION
+    raise ValueError(f"{kind.value} files are not cached as trace tables")
+
+
+def read_timeline_file(path: str, max_bytes: int, kind: FileKind | None = None) -> TraceTables:
+    """Trace tables of a timeline file (kineto, nsys, events), sniffing its kind unless given.
+    Raises `errors.Unreadable` for a file of another kind or one its reader refuses."""
+    if kind is None:
+        found = sniff(path)
+        if found.kind is None:
+            raise Unreadable(f"{os.path.basename(path)}: not importable: {found.reason}")
+        kind = found.kind
+    if kind is FileKind.KINETO:
+        return read_trace(path, max_bytes=max_bytes)
+    if kind is FileKind.EVENTS:
+        return read_events_csv(path, max_bytes)
+    if kind is FileKind.NSYS:
+        from .nsys import read_nsys_sqlite
+
+        return read_nsys_sqlite(path, max_bytes)
+    raise Unreadable(f"{os.path.basename(path)}: a {kind.value} file has no timeline")
