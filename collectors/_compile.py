@@ -1,0 +1,236 @@
+"""CompileMonitor: what torch.compile did during each training step, from dynamo's own
+counters (docs/COMPUTE.md, `compile` records)."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import warnings
+from typing import Any
+
+from ._timer import MyTimer
+
+_FALSE_WORDS = {"0", "false", "no", "off"}
+# dynamo's `unimplemented` counter key when a function reached its recompile limit
+_LIMIT_HIT = re.compile(r"recompile.?limit|cache.?size.?limit", re.IGNORECASE)
+_REASON_CHARS = 300
+_COMPILE_ID = re.compile(r"\s*\d+/(\d+):\s*")  # "0/3: " before a guard failure
+
+
+def _function_label(code: Any) -> str:
+    """`name (file.py:line)` of a code object dynamo compiled."""
+    return f"{code.co_name} ({os.path.basename(code.co_filename)}:{code.co_firstlineno})"
+
+
+def _first_line(text: str) -> str:
+    return text.strip().split("\n", 1)[0][:_REASON_CHARS]
+
+
+def _recompile_reasons(failures: list[str], newest: int) -> dict[int, str]:
+    """One reason per recompilation in new guard failures of one function.
+
+    Dynamo checks the function's cached graphs newest first and logs each failed check as
+    `"F/C: reason"` (graph C of frame F); a recompilation follows when all fail, so a graph C
+    newer than `newest` failing for the first time marks one recompilation, and its reason is
+    why the newest graph did not fit. Failures without that prefix count one each.
+    """
+    found: dict[int, str] = {}
+    unnumbered = 0
+    for failure in failures:
+        match = _COMPILE_ID.match(failure)
+        if match is None:
+            unnumbered += 1
+            found[-1 - unnumbered] = _first_line(failure)
+        elif int(match.group(1)) > newest:
+            found.setdefault(int(match.group(1)), _first_line(failure[match.end() :]))
+    return found
+
+
+class CompileMonitor:
+    """Writes a `compile` record for each step of a MyTimer in which torch.compile compiled:
+    compile time, new graphs, graph breaks and recompilations with their reasons, and hits of
+    dynamo's recompile limit.
+
+    Usage::
+
+        timer = MyTimer("runs/exp1")
+        model = torch.compile(model)
+        with CompileMonitor(timer):
+            for batch in loader:
+                ...
+                timer.step()
+
+    It reads dynamo's process-wide counters at each step boundary (`torch._dynamo.utils`:
+    `counters`, `guard_failures`, `cumulative_time_spent_ns`), which count compilations only,
+    not calls: a step without compiling costs two dictionary lookups. It changes no logging or
+    dynamo setting. These counters are private to torch: if they are missing or change shape,
+    the monitor warns once and turns itself off. Everything compiled in the process is seen,
+    including functions the program compiles outside the timed loop. Records reach the file
+    when the timer writes its own.
+
+    Args:
+        timer: the MyTimer whose steps the records belong to and whose run they go to.
+        max_reasons: at most this many graph-break and recompile reasons per record.
+        enabled: None reads `ENABLE_COMPILE_MONITOR` (default on); a disabled timer disables it.
+    """
+
+    def __init__(
+        self, timer: MyTimer, *, max_reasons: int = 20, enabled: bool | None = None
+    ) -> None:
+        if enabled is None:
+            enabled = os.environ.get("ENABLE_COMPILE_MONITOR", "1").strip().lower() not in (
+                _FALSE_WORDS
+            )
+        self.enabled = bool(enabled) and timer.enabled
+        self.timer = timer
+        self.max_reasons = max_reasons
+        self._attached = False
+        self._file: Any = None
+        self._fingerprint: tuple[int, int] = (0, 0)
+        self._totals: dict[str, int] = {}
+        self._breaks: dict[str, int] = {}
+        # code object -> (guard failures read, newest cache entry that failed)
+        self._guards_seen: dict[Any, tuple[int, int]] = {}
+
+    def attach(self) -> CompileMonitor:
+        """Start watching; compilations from now on are recorded."""
+        if not self.enabled or self._attached:
+            return self
+        try:
+            import torch
+            import torch._dynamo.utils as dynamo_utils
+
+            self._dynamo = dynamo_utils
+            self._fingerprint = self._read_fingerprint()
+            self._guards_seen = {}
+            self._totals, self._breaks, _ = self._read_totals()
+            config = torch._dynamo.config
+            settings = {
+                "recompile_limit": getattr(config, "recompile_limit", None)
+                or getattr(config, "cache_size_limit", None),
+                "accumulated_recompile_limit": getattr(config, "accumulated_recompile_limit", None),
+                "automatic_dynamic_shapes": getattr(config, "automatic_dynamic_shapes", None),
+                "assume_static_by_default": getattr(config, "assume_static_by_default", None),
+            }
+        except Exception as exc:  # noqa: BLE001 - missing or changed private API: stay off
+            warnings.warn(f"CompileMonitor is off: cannot read dynamo's counters ({exc!r})",
+                          RuntimeWarning, stacklevel=2)  # fmt: skip
+            self.enabled = False
+            return self
+        timer = self.timer
+        self._now = timer.writer.clock.now_unix_ns
+        self._file = timer.writer.record_file("compile")
+        timer.writer.update_metadata(compile=settings)
+        timer.add_step_callback(self._on_step)
+        atexit.register(self.detach)
+        self._attached = True
+        return self
+
+    def detach(self) -> None:
+        """Record what the last step compiled, write the records and stop watching."""
+        if not self._attached:
+            return
+        ended = self.timer.current_step
+        if ended is not None:
+            self._record(ended)
+        self._stop()
+        self._flush()
+
+    def __enter__(self) -> CompileMonitor:
+        return self.attach()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.detach()
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _read_fingerprint(self) -> tuple[int, int]:
+        """Frames dynamo converted and its compile time: both change whenever it compiles."""
+        dynamo = self._dynamo
+        return (
+            dynamo.counters["frames"]["total"],
+            dynamo.cumulative_time_spent_ns.get("entire_frame_compile", 0),
+        )
+
+    def _read_totals(self) -> tuple[dict[str, int], dict[str, int], list[list]]:
+        """Cumulative totals, graph breaks by reason, and the recompilations since last read."""
+        dynamo = self._dynamo
+        counters = dynamo.counters
+        unimplemented = counters["unimplemented"]
+        totals = {
+            "compile_ns": int(dynamo.cumulative_time_spent_ns.get("entire_frame_compile", 0)),
+            "frames": int(counters["frames"]["total"]),
+            "graphs": int(counters["stats"]["unique_graphs"]),
+            "limit_hits": sum(n for key, n in unimplemented.items() if _LIMIT_HIT.search(key)),
+        }
+        breaks = {_first_line(reason): 0 for reason in counters["graph_break"]}
+        for reason, n in counters["graph_break"].items():
+            breaks[_first_line(reason)] += int(n)
+        recompiles = []
+        seen = {}
+        for code, reasons in list(dynamo.guard_failures.items()):
+            done, newest = self._guards_seen.get(code, (0, -1))
+            if done > len(reasons):  # dynamo was reset
+                done, newest = 0, -1
+            seen[code] = (len(reasons), newest)
+            new = _recompile_reasons(reasons[done:], newest)
+            if new:
+                seen[code] = (len(reasons), max(newest, *new))
+                label = _function_label(code)
+                recompiles += [[label, reason] for reason in new.values()]
+        self._guards_seen = seen
+        return totals, breaks, recompiles
+
+    def _on_step(self, new_step: int) -> None:
+        timer = self.timer
+        try:
+            if timer.ended_step is not None:
+                self._record(timer.ended_step)
+        except Exception as exc:  # noqa: BLE001 - never stop training
+            warnings.warn(f"CompileMonitor stopped: cannot read dynamo's counters ({exc!r})",
+                          RuntimeWarning, stacklevel=3)  # fmt: skip
+            self._stop()
+            return
+        if timer.unflushed_steps == 0:  # the timer has just written its file: so do we
+            self._flush()
+
+    def _record(self, step: int) -> None:
+        fingerprint = self._read_fingerprint()
+        if fingerprint == self._fingerprint:
+            return
+        self._fingerprint = fingerprint
+        totals, breaks, recompiles = self._read_totals()
+        if any(totals[k] < self._totals.get(k, 0) for k in totals):
+            self._totals, self._breaks = {}, {}  # counters were cleared: count from zero
+        delta = {k: v - self._totals.get(k, 0) for k, v in totals.items()}
+        new_breaks = {r: n - self._breaks.get(r, 0) for r, n in breaks.items()}
+        new_breaks = {r: n for r, n in new_breaks.items() if n > 0}
+        self._totals, self._breaks = totals, breaks
+        top_breaks = sorted(new_breaks.items(), key=lambda item: -item[1])[: self.max_reasons]
+        record = {
+            "k": "compile",
+            "step": step,
+            "t": self._now(),
+            **delta,
+            "graph_breaks": sum(new_breaks.values()),
+            "recompiles": len(recompiles),
+            "break_reasons": [[reason, n] for reason, n in top_breaks],
+            "recompile_reasons": recompiles[: self.max_reasons],
+        }
+        self._file.append(json.dumps(record) + "\n")
+
+    def _stop(self) -> None:
+        if self._attached:
+            self._attached = False
+            self.timer.remove_step_callback(self._on_step)
+            atexit.unregister(self.detach)
+
+    def _flush(self) -> None:
+        try:
+            self._file.flush()
+        except (OSError, ValueError) as exc:  # ValueError: the writer was closed first
+            warnings.warn(f"CompileMonitor stopped: cannot write {self._file.path}: {exc}",
+                          RuntimeWarning, stacklevel=3)  # fmt: skip
+            self._stop()
