@@ -243,7 +243,7 @@ class TaskProfiler:
         task = _Task(self, task_type) if listed else _NULL_TASK
         self._tasks[task_type] = task
         if listed:
-            self.writer  # made now, so its close at exit runs after ours
+            self._writer = self.writer  # made now: its close at exit runs after ours
             if not any(isinstance(t, _Task) for t in self._tasks.values() if t is not task):
                 atexit.register(self.close)  # before the writer's own close at exit
             self._write_metadata()
