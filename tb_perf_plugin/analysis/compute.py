@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..ingest.kineto import TraceTables
+from ..ingest.meta import RankMeta
 from .findings import AnalysisInputs, Finding, Thresholds, _evidence
 
 # Dense peak FLOP/s (no 2:4 sparsity) from the vendors' datasheets, docs/COMPUTE.md cites each.
@@ -127,6 +128,35 @@ def mfu_per_step(
         "achieved_tflops": achieved / 1e12,
         "mfu": achieved / peak if peak else np.full(len(duration), np.nan),
     })[MFU_COLUMNS]  # fmt: skip
+
+
+@dataclass
+class FlopsInputs:
+    """Per rank, what the MFU rule needs from FlopsCounter's metadata."""
+
+    flops_per_step: dict[int, float]
+    peak_flops: dict[int, float]  # ranks without a known peak are absent
+    peaks: dict[int, Peak]  # where each peak comes from
+    sampled_steps: dict[int, int]
+
+
+def flops_inputs(rank_meta: dict[int, RankMeta], override: float | None = None) -> FlopsInputs:
+    """FLOPs per step and peak FLOP/s of each rank from its metadata `flops`: the peak is
+    `override`, else the collector's (the user's argument or TB_PERF_PEAK_FLOPS), else
+    PEAK_TABLE's for the device name and dtype."""
+    out = FlopsInputs({}, {}, {}, {})
+    for rank, meta in sorted(rank_meta.items()):
+        info = meta.flops
+        if info is None or not info.per_step:
+            continue
+        out.flops_per_step[rank] = float(info.per_step)
+        if info.sampled_step is not None:
+            out.sampled_steps[rank] = info.sampled_step
+        peak = peak_flops(info.device_name, info.dtype, override or info.peak_flops)
+        if peak is not None:
+            out.peak_flops[rank] = peak.flops
+            out.peaks[rank] = peak
+    return out
 
 
 def _steady_steps(

@@ -54,6 +54,35 @@ class SystemSettings(msgspec.Struct):
     gpus: list[GpuInfo] = []
 
 
+class FlopsInfo(msgspec.Struct):
+    """What collectors.FlopsCounter counted (metadata `flops`, docs/COMPUTE.md)."""
+
+    per_step: float | None = None  # model FLOPs of one step
+    sampled_step: int | None = None  # the step counted (slowed down by counting)
+    regions: int = 1
+    by_operator: list[tuple[str, float]] = []  # the top operators, most FLOPs first
+    by_dtype: dict[str, float] = {}
+    dtype: str | None = None  # the peak table's name of the dtype doing most FLOPs
+    device_type: str | None = None
+    device_name: str | None = None
+    peak_flops: float | None = None  # the user's override, else None: the table decides
+    peak_source: str | None = None
+    counter: str | None = None
+
+
+class CompileSettings(msgspec.Struct):
+    """dynamo's settings when collectors.CompileMonitor started (metadata `compile`)."""
+
+    recompile_limit: int | None = None
+    accumulated_recompile_limit: int | None = None
+    automatic_dynamic_shapes: bool | None = None
+    assume_static_by_default: bool | None = None
+
+
+# optional sections read on their own: a malformed one is left out, not the whole file
+_LENIENT_SECTIONS = {"flops": FlopsInfo, "compile": CompileSettings}
+
+
 class RankMeta(msgspec.Struct):
     """The fields the plugin uses; the file may hold more (they are ignored)."""
 
@@ -68,6 +97,9 @@ class RankMeta(msgspec.Struct):
     modules: ModuleSettings | None = None  # absent unless ModuleProfiler ran
     memory: MemorySettings | None = None  # absent unless MemorySampler ran
     system: SystemSettings | None = None  # absent unless GpuTracker ran
+    flops: FlopsInfo | None = None  # absent unless FlopsCounter counted a step
+    compile: CompileSettings | None = None  # absent unless CompileMonitor ran
+    problems: list[str] = []  # sections left out as malformed (not in the file)
 
 
 def read_meta(path: str) -> RankMeta:
@@ -87,7 +119,21 @@ def read_meta(path: str) -> RankMeta:
             f"{name}: {SCHEMA} version {doc.get('version')!r} is not supported by this tb-perf "
             f"(it reads version {SUPPORTED_VERSION}); upgrade tb-perf to read it"
         )
+    sections, problems = {}, []
+    for key, struct in _LENIENT_SECTIONS.items():
+        value = doc.pop(key, None)
+        if value is None:
+            continue
+        try:
+            sections[key] = msgspec.convert(value, struct)
+        except msgspec.ValidationError as exc:
+            problems.append(f"{name}: `{key}` left out: {exc}")
+    doc.pop("problems", None)
     try:
-        return msgspec.convert(doc, RankMeta)
+        meta = msgspec.convert(doc, RankMeta)
     except msgspec.ValidationError as exc:
         raise Unreadable(f"{name}: {exc}") from None
+    for key, value in sections.items():
+        setattr(meta, key, value)
+    meta.problems = problems
+    return meta
