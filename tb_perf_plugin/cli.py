@@ -14,10 +14,25 @@ from typing import Any
 
 from .analysis.diff import compare as diff_runs
 from .analysis.findings import memory_text
+from .discovery import Run
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import KINDS
 from .export import export_trace
-from .service import Progress, RunService
+from .ingest.cache import TraceCache, cache_key
+from .ingest.imported import (
+    FEEDS,
+    IMPORTED_FOLDER,
+    TIMELINE_KINDS,
+    FileKind,
+    add_to_run,
+    read_timeline_file,
+    sniff,
+)
+from .ingest.kineto import Kind
+from .ingest.ncu import read_ncu_csv
+from .ingest.python_profile import read_python_profile
+from .run_tables import RunTables
+from .service import DEFAULT_MAX_FILE_BYTES, Progress, RunService
 from .timeline import Timeline
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
@@ -251,9 +266,44 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
         parts.append(_memory_text(summary["memory"], fmt))
     if summary["modules"] is not None:
         parts.append(_modules_text(summary["modules"], fmt, limit))
+    if summary.get("imported"):
+        parts.append(_imported_text(summary["imported"], fmt))
     if summary["warnings"]:
         parts.append("warnings:\n" + "\n".join(f"- {w}" for w in summary["warnings"]))
     return "\n\n".join(parts)
+
+
+def imported_summary(run: Run, tables: RunTables) -> list[dict[str, Any]]:
+    """The run's files from other tools (docs/IMPORT.md): `file` (relative to the run),
+    `kind` (None: not importable), `rank`, `read` (whether its tables came out) and `shows`
+    (what it feeds, or why it is not imported)."""
+    read = {t.path for t in tables.traces}
+    for frame in (tables.python_profile_files, tables.kernel_metrics):
+        read |= {os.path.join(run.path, f) for f in frame["file"].unique().tolist()}
+    ranks = {t.path: t.rank for t in tables.traces}
+    return [
+        {
+            "file": os.path.relpath(f.path, run.path),
+            "kind": None if f.kind is None else f.kind.value,
+            "rank": None if f.kind is None else ranks.get(f.path, run.rank_from_file_name(f.path)),
+            "read": f.path in read,
+            "shows": f.reason if f.kind is None else FEEDS[f.kind],
+        }
+        for f in run.imported
+    ]
+
+
+def _imported_text(imported: list[dict[str, Any]], fmt: str) -> str:
+    lines = ["## Imported files" if fmt == "md" else "imported files:"]
+    bullet = "-" if fmt == "md" else "*"
+    for f in imported:
+        if f["kind"] is None:
+            lines.append(f"{bullet} {f['file']}: not imported ({f['shows']})")
+        else:
+            state = "" if f["read"] else " (unreadable: see warnings)"
+            what = f"{f['kind']}, rank {f['rank']}{state}"
+            lines.append(f"{bullet} {f['file']}: {what} -> {f['shows']}")
+    return "\n".join(lines)
 
 
 def _analyze(args: argparse.Namespace) -> int:
@@ -263,6 +313,8 @@ def _analyze(args: argparse.Namespace) -> int:
         findings = service.findings(name, wait_s=None)["findings"]
         modules = service.modules(name, args.rank, wait_s=None)
         memory = service.memory(name, args.rank, wait_s=None)
+        run = service.find_run(name)
+        summary["imported"] = imported_summary(run, service.tables(run, wait_s=None))
     finally:
         service.close()
     if summary["rank"] is not None:
@@ -329,7 +381,82 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _ingest(args: argparse.Namespace) -> int:
-    service, name = _resolve(args.run, args.logdir, args.executor)
+    if args.run is not None:
+        return _import_files(args.paths, args.run, args.logdir)
+    if len(args.paths) != 1:
+        raise InvalidArgument(
+            "give one RUN to parse into the cache, or FILE... --run RUN to import files"
+        )
+    return _fill_cache(args.paths[0], args.logdir, args.executor)
+
+
+def _import_target(run: str, logdir: str | None) -> str:
+    """The directory of RUN: a path, or a name under --logdir (which must exist)."""
+    if logdir is None:
+        return run
+    parts = run.split("/")
+    if os.path.isabs(run) or (run != "." and any(part in ("", ".", "..") for part in parts)):
+        raise InvalidArgument(f"--run {run!r} is not a run name (a relative path inside --logdir)")
+    if not os.path.isdir(logdir):
+        raise InvalidArgument(f"--logdir {logdir!r} is not a directory")
+    return os.path.join(logdir, *parts)
+
+
+def _file_facts(path: str, kind: FileKind, max_bytes: int) -> tuple[str, Any]:
+    """Parse an imported file as the plugin will: what it holds in words, and its tables."""
+    if kind in TIMELINE_KINDS:
+        tables = read_timeline_file(path, max_bytes, kind)
+        kernels = int((tables.slices["kind"] == Kind.KERNEL).sum())
+        return f"{len(tables.slices['start'])} timeline events, {kernels} kernels", tables
+    if kind is FileKind.NCU:
+        metrics = read_ncu_csv(path, max_bytes)
+        kernels = metrics["kernel"].nunique()
+        return f"{len(metrics)} profiled kernel launches, {kernels} kernels", None
+    profile = read_python_profile(path, max_bytes)
+    return (
+        f"{len(profile.functions)} functions, {profile.calls} calls, "
+        f"{profile.total_ns / 1e9:.3f} s profiled",
+        None,
+    )
+
+
+def _import_files(files: list[str], run: str, logdir: str | None) -> int:
+    """`tb-perf ingest FILE... --run RUN`: check every file (kind, and that it parses), then
+    copy each verbatim into RUN's imported folder; nothing is copied if one is refused."""
+    target = _import_target(run, logdir)
+    checked = []
+    for path in files:
+        if not os.path.isfile(path):
+            raise InvalidArgument(f"{path!r} is not a file")
+        found = sniff(path)
+        if found.kind is None:
+            raise Unreadable(f"{path}: not importable: {found.reason} (docs/IMPORT.md)")
+        facts, tables = _file_facts(path, found.kind, DEFAULT_MAX_FILE_BYTES)
+        checked.append((path, found, facts, tables))
+    cache = TraceCache()
+    for path, found, facts, tables in checked:
+        try:
+            copy, added = add_to_run(path, target)
+        except OSError as exc:
+            why = exc.strerror or exc
+            raise InvalidArgument(f"cannot copy {path} into {target}: {why}") from None
+        if tables is not None:  # TensorBoard then opens it from the cache
+            cache.store(cache_key(copy, found.kind), tables)
+        shown = os.path.relpath(copy, target)
+        rank = Run.rank_in_file_name(copy)
+        what = f"rank {rank}" if rank is not None else "rank 0 (no rank<N> in the file name)"
+        verb = "added" if added else "already there, unchanged:"
+        print(f"{verb} {path} -> {shown}: {found.kind.value} ({found.reason}), {what}; {facts}")
+        print(f"  the plugin shows: {FEEDS[found.kind]}")
+    print(
+        f"run {target}: {len(checked)} file(s) in {os.path.join(*IMPORTED_FOLDER)}; "
+        f"open it in the PERF tab or run tb-perf analyze {target}"
+    )
+    return EXIT_OK
+
+
+def _fill_cache(run: str, logdir: str | None, executor: str | None) -> int:
+    service, name = _resolve(run, logdir, executor)
     try:
         run = service.find_run(name)
         while isinstance(tables := service.tables(run, wait_s=1.0), Progress):
@@ -526,11 +653,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     ingest = commands.add_parser(
         "ingest",
-        help="parse a run's traces into the cache ahead of time",
-        description="Parse every trace of the run into the cache (TB_PERF_CACHE_DIR), so "
-        "TensorBoard opens it at once.",
+        help="parse a run's traces into the cache ahead of time, or import files into a run",
+        description="`tb-perf ingest RUN` parses every trace of the run into the cache "
+        "(TB_PERF_CACHE_DIR), so TensorBoard opens it at once. `tb-perf ingest FILE... --run "
+        "RUN` imports files from other tools (Nsight Systems SQLite, Nsight Compute CSV, "
+        "cProfile/pstats, event CSV, torch.profiler traces; docs/IMPORT.md): each is checked "
+        "and parsed, then copied verbatim into RUN/plugins/tb_perf/imported/.",
     )
-    _add_run_arguments(ingest)
+    ingest.add_argument(
+        "paths",
+        nargs="+",
+        metavar="RUN | FILE",
+        help="a run (directory, or name with --logdir); with --run, the files to import",
+    )
+    ingest.add_argument(
+        "--run",
+        help="import the FILEs into this run (a directory, created if needed, or a name in "
+        "--logdir): copied verbatim into its plugins/tb_perf/imported/",
+    )
+    ingest.add_argument("--logdir", help="the logdir RUN is a name in")
+    ingest.add_argument("--executor", choices=KINDS, help="where per-file ingest runs")
     ingest.set_defaults(handler=_ingest)
 
     diff = commands.add_parser(
