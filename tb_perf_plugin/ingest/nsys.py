@@ -199,7 +199,10 @@ class _Export:
         keep = (start >= 0) & (end >= start)
         dropped = int(len(start) - keep.sum())
         if dropped:
-            self.meta.problems.append(f"{dropped} {kind.name.lower()} row(s) without an end")
+            self.meta.problems.append(
+                f"{dropped} {kind.name.lower()} row(s) without an end (or ending before they "
+                "start) skipped"
+            )
         part = {
             "start": start[keep] + self.meta.base_time_ns,
             "dur": (end - start)[keep],
