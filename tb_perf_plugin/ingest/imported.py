@@ -29,6 +29,7 @@ from .events_csv import READER_VERSION as EVENTS_READER_VERSION
 from .events_csv import events_layout, read_events_csv
 from .kineto import PARSER_VERSION as KINETO_PARSER_VERSION
 from .kineto import TraceTables, read_trace
+from .nsys import read_nsys_sqlite
 
 HEAD_BYTES = 64 << 10  # read (and, for gzip, inflated) to decide a file's kind
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -42,6 +43,7 @@ _MARSHAL_FIRST_KEY = (0x28, 0x29, 0xA8, 0xA9, 0x30)
 NCU_HEADER_START, NCU_KERNEL_COLUMN = '"ID",', '"Kernel Name"'
 DROPPED_SUFFIXES = (".sqlite", ".prof", ".pstats")  # picked up from the run directory itself
 IMPORTED_FOLDER = ("plugins", "tb_perf", "imported")
+NSYS_READER_VERSION = 1  # bump whenever nsys.read_nsys_sqlite's tables change: cached ones miss
 
 
 class FileKind(str, Enum):
@@ -146,9 +148,7 @@ def reader_version(kind: FileKind) -> int:
     if kind is FileKind.EVENTS:
         return EVENTS_READER_VERSION
     if kind is FileKind.NSYS:
-        from .nsys import READER_VERSION
-
-        return READER_VERSION
+        return NSYS_READER_VERSION
     raise ValueError(f"{kind.value} files are not cached as trace tables")
 
 
@@ -165,8 +165,6 @@ def read_timeline_file(path: str, max_bytes: int, kind: FileKind | None = None) 
     if kind is FileKind.EVENTS:
         return read_events_csv(path, max_bytes)
     if kind is FileKind.NSYS:
-        from .nsys import read_nsys_sqlite
-
         return read_nsys_sqlite(path, max_bytes)
     raise Unreadable(f"{os.path.basename(path)}: a {kind.value} file has no timeline")
 
