@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 INT64 = 2**63
+CHUNK_BYTES = 1 << 20
 MAX_SECONDS = INT64 / 1e9  # in int64 nanoseconds (292 years); also refuses NaN and infinity
 
 
@@ -107,11 +108,23 @@ def tabulate(stats: Any) -> dict[str, Any]:
     }
 
 
+def _read_at_most(max_bytes: int) -> bytes | None:
+    """stdin's bytes, or None past `max_bytes` (read in chunks: one `read(max_bytes)` would
+    allocate the whole limit up front)."""
+    chunks, size = [], 0
+    while chunk := sys.stdin.buffer.read(CHUNK_BYTES):
+        size += len(chunk)
+        if size > max_bytes:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def main(argv: list[str]) -> dict[str, Any]:
     max_bytes, memory_bytes, cpu_s = (int(a) for a in argv)
     _limit(memory_bytes, cpu_s)
-    data = sys.stdin.buffer.read(max_bytes + 1)
-    if len(data) > max_bytes:
+    data = _read_at_most(max_bytes)
+    if data is None:
         return {"error": "too_big"}
     try:
         stats = marshal.loads(data)
