@@ -73,6 +73,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/breakdown": self._serve_breakdown,
             "/operators": self._serve_operators,
             "/kernels": self._serve_kernels,
+            "/python": self._serve_python,
             "/modules": self._serve_modules,
             "/module_steps": self._serve_module_steps,
             "/memory": self._serve_memory,
@@ -192,6 +193,15 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_kernels(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         body = self._service.kernels(args.get("run"), args.get("rank"), args.get("limit"))
+        return _respond(request, body)
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_python(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        body = self._service.python(
+            args.get("run"), args.get("rank"), args.get("sort"), args.get("q"), args.get("limit")
+        )
         return _respond(request, body)
 
     @wrappers.Request.application

@@ -46,13 +46,17 @@ from .analysis.modules import (
     module_step_series,
     profiler_settings,
 )
+from .analysis.ncu import join_kernel_metrics
 from .analysis.operators import aggregate_operators
+from .analysis.python_profile import function_table
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, now_ns
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
+from .ingest.imported import FileKind
+from .ingest.python_profile import is_python_profile_name
 from .ingest.snapshot import Snapshot, read_snapshot
 from .run_tables import (
     RunAnalysis,
@@ -74,6 +78,11 @@ MAX_SPAN_ROWS = 500
 MAX_SEARCH_RESULTS = 1000
 MAX_OPERATOR_ROWS = 1000
 MAX_MODULE_ROWS = 5000
+MAX_PYTHON_ROWS = 5000
+PYTHON_FILE_KEYS = ("rank", "file", "total_ns", "calls", "primitive_calls")
+# the python route's sort keys; numbers sort largest first, text A to Z
+PYTHON_SORTS = ("self_ns", "cumulative_ns", "calls", "primitive_calls", "self_per_call_ns",
+                "cumulative_per_call_ns", "function", "name", "filename")  # fmt: skip
 MAX_STEP_MARKS = 500  # step boundaries drawn on the GPU tab's charts, per rank
 MEMORY_KINDS = ("memory_leak", "fragmentation", "memory_peak")
 CACHED_SNAPSHOTS = 4  # loaded snapshots kept (their tables take a few times the file's size)
@@ -531,12 +540,70 @@ class RunService:
                 ] + [0.0],
                 "tensor_core_pct": round(metrics.tensor_core_pct, 3),
             })  # fmt: skip
+        tables = self.tables(run, None)
+        metrics = tables.kernel_metrics
+        if selected is not None:
+            metrics = metrics[metrics["rank"] == selected]
+        ncu = None
+        if len(metrics):
+            table = join_kernel_metrics(table, metrics)
+            ncu = _ncu_json(table, metrics)
         return {
             "run": run.name,
             "rank": selected,
             "total_rows": len(table),
             "rows": table.head(count).replace({np.nan: None}).to_dict(orient="records"),
             "devices": devices,
+            "ncu": ncu,
+        }
+
+    def python(
+        self,
+        run_name: str | None,
+        rank: str | None = None,
+        sort: str | None = None,
+        query: str | None = None,
+        limit: str | None = None,
+        wait_s: float | None = INLINE_WAIT,
+    ) -> dict[str, Any] | Progress:
+        """Per Python function of the run's imported cProfile/pstats files: calls, self and
+        cumulative time, per call and as a share of the profiles' total; the files' totals
+        (docs/HTTP_API.md)."""
+        if sort not in (None, "", *PYTHON_SORTS):
+            raise InvalidArgument(f"sort must be one of {', '.join(PYTHON_SORTS)}, not {sort!r}")
+        key = sort or "self_ns"
+        count = _int_param(limit, "limit", 1, MAX_PYTHON_ROWS) if limit else MAX_OPERATOR_ROWS
+        run = self.find_run(run_name)
+        tables = self.tables(run, self._wait(wait_s))
+        if isinstance(tables, Progress):
+            return tables
+        selected = self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
+        rows, files = tables.python_profiles, tables.python_profile_files
+        if selected is not None:
+            rows, files = rows[rows["rank"] == selected], files[files["rank"] == selected]
+        total_ns = int(files["total_ns"].sum())
+        every = function_table(rows, total_ns)
+        table = every
+        if query:
+            table = table[table["function"].str.contains(query, case=False, regex=False)]
+        numeric = key not in ("function", "name", "filename")
+        table = table.sort_values(key, ascending=not numeric, kind="stable", na_position="last")
+        return {
+            "run": run.name,
+            "rank": selected,
+            "sort": key,
+            "q": query or None,
+            "total_ns": total_ns,
+            "calls": int(files["calls"].sum()),
+            "primitive_calls": int(files["primitive_calls"].sum()),
+            "functions": len(every),
+            "total_rows": len(table),
+            "rows": _python_rows(table.head(count)),
+            "files": [
+                {key: f[key] if key == "file" else int(f[key]) for key in PYTHON_FILE_KEYS}
+                for f in files.sort_values(["rank", "file"]).to_dict(orient="records")
+            ],
+            "warnings": _python_warnings(run, tables.warnings),
         }
 
     def timeline_meta(
@@ -941,6 +1008,47 @@ def _name_totals(events: pd.DataFrame) -> list[dict[str, Any]]:
     table = events.groupby("name", sort=False)["dur"].agg(["size", "sum"])
     return [{"name": n, "calls": int(c), "total_ns": int(t)}
             for n, c, t in zip(table.index, table["size"], table["sum"], strict=True)]  # fmt: skip
+
+
+def _ncu_json(table: pd.DataFrame, metrics: pd.DataFrame) -> dict[str, Any]:
+    """How the NCU kernels matched the trace's kernel names (analysis/ncu.py's rule)."""
+    matched = table[table["ncu_match"].isin(["exact", "name", "base name"])]
+    return {
+        "files": sorted(set(metrics["file"].tolist())),
+        "launches": len(metrics),
+        "matched_kernels": len(matched),
+        "unmatched": table.loc[table["ncu_match"] == "unmatched", "name"].tolist(),
+        "ambiguous": table.loc[table["ncu_match"] == "ambiguous", "name"].tolist(),
+    }
+
+
+def _python_warnings(run: Run, warnings: list[str]) -> list[str]:
+    """The run's warnings about its cProfile/pstats files (unreadable, refused, in progress)."""
+    names = [os.path.basename(f.path) for f in run.imported
+             if f.kind is FileKind.PSTATS or is_python_profile_name(f.path)]  # fmt: skip
+    return [w for w in warnings if any(name in w for name in names)]
+
+
+def _python_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """The python route's rows: times in integer ns (per-call means rounded), shares to six
+    decimals, null where a function has no calls to divide by."""
+    out = []
+    for row in table.itertuples(index=False):
+        out.append({
+            "function": row.function, "filename": row.filename, "line": int(row.line),
+            "name": row.name, "builtin": bool(row.builtin), "calls": int(row.calls),
+            "primitive_calls": int(row.primitive_calls), "self_ns": int(row.self_ns),
+            "cumulative_ns": int(row.cumulative_ns),
+            "self_per_call_ns": None if pd.isna(row.self_per_call_ns)
+            else round(row.self_per_call_ns),
+            "cumulative_per_call_ns": None if pd.isna(row.cumulative_per_call_ns)
+            else round(row.cumulative_per_call_ns),
+            "self_share": None if pd.isna(row.self_share) else round(row.self_share, 6),
+            "cumulative_share": None if pd.isna(row.cumulative_share)
+            else round(row.cumulative_share, 6),
+            "profiles": int(row.profiles),
+        })  # fmt: skip
+    return out
 
 
 def _top_span_means(spans: pd.DataFrame) -> dict[str, float]:

@@ -189,10 +189,18 @@ export class App {
     return this.runs.find((run) => run.name === this.run);
   }
 
-  /** Sync the selectors with the chosen run; drop a rank the run does not have. */
+  /** Sync the selectors with the chosen run; drop a rank the run does not have; hide the tabs
+   * that do not apply to it (leaving one that was open for the first). */
   private showSelectedRun(): void {
     const run = this.selectedRun();
     if (!run) return;
+    this.tabs.forEach((tab, index) => {
+      tab.hidden = !(DASHBOARDS[index]?.available?.(run) ?? true);
+    });
+    if (!(this.dashboard.available?.(run) ?? true)) {
+      this.dashboard = dashboardById(null);
+      this.showActiveTab();
+    }
     this.runSelect.value = run.name;
     this.runStatus.textContent = run.status;
     this.runStatus.className = `badge status-${run.status}`;

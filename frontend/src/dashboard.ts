@@ -1,6 +1,7 @@
 // What the plugin shell (app.ts) needs from a dashboard tab.
 
 import type { ProgressListener } from "./api";
+import type { RunInfo } from "./types";
 
 export interface RankOption {
   rank: number;
@@ -32,6 +33,8 @@ export interface Dashboard {
   readonly label: string;
   /** Whether the toolbar's rank selector applies; dashboards that show every rank hide it. */
   readonly usesRankSelect: boolean;
+  /** Whether the tab applies to a run (e.g. only runs with imported profiles); default: all. */
+  readonly available?: (run: RunInfo) => boolean;
   /** Fetch what the dashboard needs and return its content. */
   show(context: DashboardContext): Promise<HTMLElement>;
 }

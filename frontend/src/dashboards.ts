@@ -8,6 +8,7 @@ import type { Dashboard } from "./dashboard";
 import { gpuDashboard } from "./gpu/dashboard";
 import { memoryDashboard } from "./memory/dashboard";
 import { overviewDashboard } from "./overview";
+import { pythonDashboard } from "./python/dashboard";
 import { timelineDashboard } from "./timeline/dashboard";
 
 export const DASHBOARDS: readonly Dashboard[] = [
@@ -16,6 +17,7 @@ export const DASHBOARDS: readonly Dashboard[] = [
   operatorsDashboard,
   kernelsDashboard,
   modulesDashboard,
+  pythonDashboard,
   memoryDashboard,
   gpuDashboard,
   compareDashboard,

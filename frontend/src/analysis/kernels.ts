@@ -9,7 +9,7 @@ import { readHash, updateHash } from "../hashState";
 import { type Column, dataTable, type SortState } from "../table";
 import { seriesColor } from "../theme";
 import { fetchKernels } from "./api";
-import type { DeviceSeries, KernelRow } from "./types";
+import type { DeviceSeries, KernelRow, NcuSummary } from "./types";
 
 const MAX_ROWS = 1000;
 
@@ -27,7 +27,7 @@ const COLUMNS: Column<KernelRow>[] = [
     label: "% of GPU time",
     numeric: true,
     value: (r) => r.pct_of_kernel_time,
-    format: (r) => `${r.pct_of_kernel_time.toFixed(1)} %`,
+    format: (r) => optionalNumber(r.pct_of_kernel_time, 1, " %"),
   },
   {
     key: "tensor_cores",
@@ -52,11 +52,56 @@ const COLUMNS: Column<KernelRow>[] = [
   },
 ];
 
-function sortFromHash(): SortState {
+function ncuPercent(key: keyof KernelRow & string, label: string, title: string): Column<KernelRow> {
+  return {
+    key,
+    label,
+    title,
+    numeric: true,
+    value: (r) => (r[key] as number | null | undefined) ?? null,
+    format: (r) => optionalNumber((r[key] as number | null | undefined) ?? null, 1, " %"),
+  };
+}
+
+/** Nsight Compute's columns, shown when the run has an imported NCU CSV. */
+const NCU_COLUMNS: Column<KernelRow>[] = [
+  { key: "ncu_launches", label: "NCU launches", title: "Launches Nsight Compute profiled under this name", numeric: true, value: (r) => r.ncu_launches ?? 0, format: (r) => formatCount(r.ncu_launches ?? 0) },
+  { key: "ncu_duration_ns", label: "NCU duration", title: "Mean gpu__time_duration of those launches", numeric: true, value: (r) => r.ncu_duration_ns ?? null, format: (r) => formatDuration(r.ncu_duration_ns ?? null) },
+  ncuPercent("ncu_sm_throughput_pct", "SM throughput", "Compute (SM) throughput, % of peak (mean over launches)"),
+  ncuPercent("ncu_memory_throughput_pct", "memory throughput", "Memory throughput, % of peak (mean over launches)"),
+  ncuPercent("ncu_achieved_occupancy_pct", "achieved occupancy", "Achieved occupancy, % (mean over launches)"),
+  ncuPercent("ncu_theoretical_occupancy_pct", "theoretical occupancy", "Theoretical occupancy, % (mean over launches)"),
+  { key: "ncu_registers_per_thread", label: "registers / thread", numeric: true, value: (r) => r.ncu_registers_per_thread ?? null, format: (r) => optionalNumber(r.ncu_registers_per_thread ?? null, 0) },
+  { key: "ncu_match", label: "NCU match", title: "How the NCU kernel name matched a trace kernel name (docs/HTTP_API.md)", numeric: false, value: (r) => r.ncu_match ?? "" },
+];
+
+function ncuNotes(ncu: NcuSummary): HTMLElement[] {
+  const notes = [
+    h(
+      "p",
+      { class: "muted", "data-testid": "ncu-summary" },
+      `Nsight Compute: ${formatCount(ncu.launches)} launches from ${ncu.files.join(", ")}; ` +
+        `${formatCount(ncu.matched_kernels)} kernel names matched the trace's.`,
+    ),
+  ];
+  for (const [names, why] of [
+    [ncu.unmatched, "match no kernel of the trace"],
+    [ncu.ambiguous, "match several kernels of the trace (ambiguous)"],
+  ] as const) {
+    if (names.length > 0) {
+      notes.push(
+        h("p", { class: "muted", "data-testid": "ncu-unmatched" }, `${formatCount(names.length)} NCU kernel(s) ${why}: ${names.join("; ")}`),
+      );
+    }
+  }
+  return notes;
+}
+
+function sortFromHash(columns: readonly Column<KernelRow>[]): SortState {
   const params = readHash();
   const key = params.get("ksort");
   const direction = params.get("kdir");
-  if (COLUMNS.some((c) => c.key === key) && (direction === "asc" || direction === "desc")) {
+  if (columns.some((c) => c.key === key) && (direction === "asc" || direction === "desc")) {
     return { key: key as string, direction };
   }
   return { key: "total_ns", direction: "desc" };
@@ -93,16 +138,17 @@ export const kernelsDashboard: Dashboard = {
     const tensorCores = answer.devices.map(
       (d) => `rank ${d.rank} GPU ${d.device}: ${d.tensor_core_pct.toFixed(1)} % of kernel time on Tensor Cores (by name)`,
     );
+    const columns = answer.ncu ? [...COLUMNS, ...NCU_COLUMNS] : COLUMNS;
     const table =
       answer.rows.length === 0
         ? h("p", { class: "muted" }, "No GPU kernels in this run's traces.")
         : dataTable({
-            columns: COLUMNS,
+            columns,
             rows: answer.rows,
             testId: "kernel-table",
             rowTestId: "kernel-row",
             rowName: (r) => r.name,
-            sort: sortFromHash(),
+            sort: sortFromHash(columns),
             onSortChange: (sort) => updateHash({ ksort: sort.key, kdir: sort.direction }),
           });
     return h(
@@ -115,7 +161,13 @@ export const kernelsDashboard: Dashboard = {
         utilizationChart(answer.devices),
         ...tensorCores.map((line) => h("p", { class: "muted" }, line)),
       ),
-      h("section", { class: "panel" }, h("h2", {}, "Kernels"), h("div", { class: "table-scroll" }, table)),
+      h(
+        "section",
+        { class: "panel" },
+        h("h2", {}, "Kernels"),
+        ...(answer.ncu ? ncuNotes(answer.ncu) : []),
+        h("div", { class: "table-scroll" }, table),
+      ),
     );
   },
 };

@@ -66,14 +66,35 @@ export interface KernelRow {
   name: string;
   calls: number;
   total_ns: number;
-  mean_ns: number;
-  min_ns: number;
-  max_ns: number;
-  pct_of_kernel_time: number;
+  /** null on rows of NCU kernels the trace does not have (`ncu_match` unmatched / ambiguous). */
+  mean_ns: number | null;
+  min_ns: number | null;
+  max_ns: number | null;
+  pct_of_kernel_time: number | null;
   tensor_cores: boolean;
   mean_blocks_per_sm: number | null;
   mean_est_occupancy_pct: number | null;
   est_sm_efficiency: number | null;
+  /** Nsight Compute's per-launch metrics, averaged over the launches it profiled under this
+   * name; present only when the run has an imported NCU CSV (null: ncu did not report it). */
+  ncu_launches?: number;
+  ncu_duration_ns?: number | null;
+  ncu_sm_throughput_pct?: number | null;
+  ncu_memory_throughput_pct?: number | null;
+  ncu_achieved_occupancy_pct?: number | null;
+  ncu_theoretical_occupancy_pct?: number | null;
+  ncu_registers_per_thread?: number | null;
+  /** How its NCU name matched: exact, name, base name; unmatched / ambiguous rows are NCU kernels
+   * the trace has no (single) kernel for; "" when ncu did not profile it. */
+  ncu_match?: string;
+}
+
+export interface NcuSummary {
+  files: string[];
+  launches: number;
+  matched_kernels: number;
+  unmatched: string[];
+  ambiguous: string[];
 }
 
 export interface DeviceSeries {
@@ -93,6 +114,7 @@ export interface KernelsAnswer {
   total_rows: number;
   rows: KernelRow[];
   devices: DeviceSeries[];
+  ncu: NcuSummary | null;
 }
 
 export type ModulePhase = "forward" | "backward" | "total";
