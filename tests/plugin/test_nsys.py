@@ -15,8 +15,9 @@ import pytest
 
 from tb_perf_plugin.analysis.kernels import aggregate_kernels, trace_kernels
 from tb_perf_plugin.errors import Unreadable
-from tb_perf_plugin.ingest.kineto import Kind
+from tb_perf_plugin.ingest.kineto import SLICE_COLUMNS, Kind, TraceMeta
 from tb_perf_plugin.ingest.nsys import read_nsys_sqlite
+from tb_perf_plugin.ingest.tables import build_trace_tables, intern
 
 PIPIT = "nsys_sqlite/hpcgroup__pipit/pipit/tests/data"
 CLOVERLEAF = f"{PIPIT}/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite"
@@ -242,3 +243,32 @@ def test_export_without_events_is_unreadable(shared_data, tmp_path):
             db.execute(f"DELETE FROM {table}")
     with pytest.raises(Unreadable, match="no CUDA or NVTX events"):
         read_nsys_sqlite(str(copy), LIMIT)
+
+
+def test_build_trace_tables_fills_sorts_and_refuses_reader_bugs():
+    """The helper every non-Kineto reader (this one included) hands its columns to."""
+    names = ["existing"]
+    ids = intern(names, ["b", "a", None, "b", "existing"])
+    assert ids.tolist() == [1, 2, -1, 1, 0] and names == ["existing", "b", "a"]
+    columns = {
+        "start": np.array([30, 10, 20, 10, 5]), "dur": np.array([1, 2, 3, 4, 5]),
+        "kind": np.full(5, Kind.KERNEL), "name": ids,
+    }  # fmt: skip
+    tables = build_trace_tables(TraceMeta(path="x"), names, columns)
+    assert tables.slices["start"].tolist() == [5, 10, 10, 20, 30]
+    assert tables.slices["dur"].tolist() == [5, 2, 4, 3, 1]  # equal starts keep their order
+    assert {c: v.dtype for c, v in tables.slices.items()} == {
+        c: np.dtype(t) for c, t in SLICE_COLUMNS.items()
+    }
+    assert (tables.slices["registers"] == -1).all() and len(tables.memory["ts"]) == 0
+    assert tables.n_events == 5
+    bad = [
+        ({**columns, "colour": ids}, "unknown slice column"),
+        ({k: v for k, v in columns.items() if k != "kind"}, "required"),
+        ({**columns, "dur": np.array([1, 2])}, "differ in length"),
+        ({**columns, "dur": np.array([1, -2, 3, 4, 5])}, "negative durations"),
+        ({**columns, "name": np.array([0, 1, 2, 3, 0])}, "outside the 3-string name table"),
+    ]
+    for given, message in bad:
+        with pytest.raises(ValueError, match=message):
+            build_trace_tables(TraceMeta(path="x"), names, given)
