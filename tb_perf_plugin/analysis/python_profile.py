@@ -59,16 +59,6 @@ def function_table(rows: pd.DataFrame, total_ns: int | None = None) -> pd.DataFr
     return table.iloc[order][columns].reset_index(drop=True)
 
 
-def _rank_groups(rows: pd.DataFrame) -> list[tuple[int | None, pd.DataFrame]]:
-    """The rows per rank; profiles of no known rank (NaN, None or -1) form one group."""
-    ranks = pd.to_numeric(rows["rank"], errors="coerce")
-    known = ranks.notna() & (ranks >= 0)
-    groups = [(int(r), rows[known & (ranks == r)]) for r in sorted(ranks[known].unique())]
-    if (~known).any():
-        groups.append((None, rows[~known]))
-    return groups
-
-
 def python_hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     """A Python function (not a C builtin) that spends a large share of its rank's profiled
     time in its own code: the place where vectorizing or moving work pays off."""
@@ -76,7 +66,8 @@ def python_hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     if rows is None or rows.empty:
         return []
     out = []
-    for rank, group in _rank_groups(rows):
+    for rank, group in rows.groupby("rank", sort=True):
+        rank = int(rank)
         table = function_table(group)
         python = table[~table["builtin"]]
         total = int(group["self_ns"].sum())
@@ -84,11 +75,10 @@ def python_hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                      & (python["self_ns"] >= PYTHON_HOTSPOT_MIN_NS)]  # fmt: skip
         for row in hot.head(PYTHON_HOTSPOTS_PER_RANK).itertuples(index=False):
             severity = _severity(row.self_share, PYTHON_HOTSPOT_WARNING) or "info"
-            where = f"rank {rank}'s" if rank is not None else "the"
             place = f"{row.filename}:{row.line}"
             out.append(Finding(
                 "python_hotspot", severity,
-                f"{row.name} ({place}) takes {row.self_share:.0%} of {where} profiled Python time",
+                f"{row.name} ({place}) takes {row.self_share:.0%} of rank {rank}'s profiled time",
                 _evidence(share=(float(row.self_share), "fraction"),
                           self_time=(int(row.self_ns), "ns"),
                           cumulative_time=(int(row.cumulative_ns), "ns"),
@@ -100,7 +90,6 @@ def python_hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                 "does not change between steps, and if it prepares data, move it into the "
                 "Dataset so DataLoader workers (num_workers > 0) run it off the training loop.",
                 {"tab": "python", "params": {"rank": rank, "q": row.name}},
-                ranks=[] if rank is None else [rank],
-                scope=f"{row.function}@rank{rank}" if rank is not None else row.function,
+                ranks=[rank], scope=f"{row.function}@rank{rank}",
             ))  # fmt: skip
     return out

@@ -9,6 +9,7 @@ import pstats
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from tb_perf_plugin.errors import Unreadable
@@ -188,3 +189,41 @@ def test_slow_parse_is_stopped_by_the_timeout(tmp_path, shared_data):
 def test_missing_file_is_unreadable(tmp_path):
     with pytest.raises(Unreadable, match="missing.prof: cannot be read"):
         read_python_profile(str(tmp_path / "missing.prof"), LIMIT)
+
+
+def test_function_table_sums_profiles_and_keeps_shares(shared_data):
+    from tb_perf_plugin.analysis.python_profile import function_table
+
+    path = shared_data / SHARED_PROFILE
+    if not path.is_file():
+        pytest.skip(f"{SHARED_PROFILE} is not in the shared data")
+    profile = read_python_profile(str(path), LIMIT)
+    one = function_table(profile.functions.assign(rank=0, file="a"), profile.total_ns)
+    two = function_table(
+        pd.concat([profile.functions.assign(rank=r, file="a") for r in (0, 1)]),
+        2 * profile.total_ns,
+    )
+    assert len(one) == len(two) == len(profile.functions)
+    assert (two["calls"] == 2 * one["calls"]).all() and (two["profiles"] == 2).all()
+    assert (two["self_share"] - one["self_share"]).abs().max() < 1e-12
+    assert one["self_share"].sum() == pytest.approx(1.0, abs=1e-6)
+    top = one.iloc[0]
+    stats = pstats.Stats(str(path))
+    cc, nc, tt, ct, _ = stats.stats[(top["filename"], top["line"], top["name"])]
+    assert top["self_per_call_ns"] == pytest.approx(round(tt * 1e9) / nc)
+    assert top["cumulative_per_call_ns"] == pytest.approx(round(ct * 1e9) / cc)
+    assert bool(top["builtin"]) and not one[one["filename"] != "~"]["builtin"].any()
+
+
+def test_python_hotspot_is_quiet_on_a_profile_of_torch_c_code(shared_data):
+    from tb_perf_plugin.analysis.findings import DEFAULT_THRESHOLDS, AnalysisInputs
+    from tb_perf_plugin.analysis.python_profile import python_hotspot
+
+    path = shared_data / SHARED_PROFILE
+    if not path.is_file():
+        pytest.skip(f"{SHARED_PROFILE} is not in the shared data")
+    rows = read_python_profile(str(path), LIMIT).functions.assign(rank=0, file="train.prof")
+    inputs = AnalysisInputs({}, {}, [], {}, None, {}, python_profiles=rows)
+    # backward and linear (C builtins) take most of it; the top Python function has 0.1 %
+    assert python_hotspot(inputs, DEFAULT_THRESHOLDS) == []
+    assert python_hotspot(AnalysisInputs({}, {}, [], {}, None, {}), DEFAULT_THRESHOLDS) == []
