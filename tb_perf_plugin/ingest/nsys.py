@@ -52,7 +52,16 @@ _MEMORY_KINDS = {
 _SYNC_KINDS = {1: "Event Sync", 2: "Stream Wait Event", 3: "Stream Sync", 4: "Context Sync"}
 _NVTX_RANGES = (59, 60)  # NvtxPushPopRange, NvtxStartEndRange
 _API_VERSION = re.compile(r"_v\d+$")
-_COPY_DIRECTION = re.compile(r"^([A-Z])TO([A-Z])$")
+_COPY_DIRECTION = re.compile(r"^(UVM_)?([A-Z])TO([A-Z])$")
+
+
+def _copy_kind(name: str, label: str) -> str:
+    """ENUM_CUDA_MEMCPY_OPER's CUDA_MEMCPY_KIND_HTOD as Kineto's "HtoD" (UVM_HTOD: "Unified
+    HtoD"); other kinds by their label."""
+    match = _COPY_DIRECTION.match(name.removeprefix("CUDA_MEMCPY_KIND_"))
+    if match is None:
+        return label
+    return ("Unified " if match[1] else "") + f"{match[2]}to{match[3]}"
 
 
 def read_nsys_sqlite(path: str, max_bytes: int) -> TraceTables:
@@ -330,14 +339,7 @@ class _Export:
         present = self.columns(table)
         if not {"start", "end"} <= present:
             return
-        copy_kinds = self.enum(
-            "ENUM_CUDA_MEMCPY_OPER",
-            _COPY_KINDS,
-            lambda name, label: (
-                f"{m[1]}to{m[2]}" if (m := _COPY_DIRECTION.match(name.rsplit("_", 1)[-1]))
-                else label
-            ),
-        )  # fmt: skip
+        copy_kinds = self.enum("ENUM_CUDA_MEMCPY_OPER", _COPY_KINDS, _copy_kind)
         memory_kinds = self.enum("ENUM_CUDA_MEM_KIND", _MEMORY_KINDS)
         values = self.select(table, [
             "start", "end", *(f'"{c}"' if c in present else "-1" for c in (

@@ -15,6 +15,7 @@ import pytest
 
 from tb_perf_plugin.analysis.kernels import aggregate_kernels, trace_kernels
 from tb_perf_plugin.errors import Unreadable
+from tb_perf_plugin.ingest import nsys
 from tb_perf_plugin.ingest.kineto import SLICE_COLUMNS, Kind, TraceMeta
 from tb_perf_plugin.ingest.nsys import read_nsys_sqlite
 from tb_perf_plugin.ingest.tables import build_trace_tables, intern
@@ -164,6 +165,15 @@ def test_saxpy_without_enum_tables_names_copies_by_nsys_enums(shared_data):
     tables = read_nsys_sqlite(str(shared_data / SAXPY), LIMIT)
     copies = [tables.names[tables.slices["name"][i]] for i in _rows(tables, Kind.MEMCPY)]
     assert set(copies) == {"Memcpy HtoD (Pageable -> Device)", "Memcpy DtoH (Device -> Pageable)"}
+
+
+def test_built_in_enums_agree_with_the_export_enum_tables(shared_data):
+    """The fallback for exports without ENUM_* tables is nsys' numbering, not CUPTI's."""
+    path = shared_data / CLOVERLEAF
+    copies = _query(path, "SELECT id, name, label FROM ENUM_CUDA_MEMCPY_OPER")
+    assert {i: nsys._copy_kind(name, label) for i, name, label in copies} == nsys._COPY_KINDS
+    memory = _query(path, "SELECT id, label FROM ENUM_CUDA_MEM_KIND")
+    assert dict(memory) == nsys._MEMORY_KINDS
 
 
 def test_schema_variants_on_modified_copies(shared_data, tmp_path):
