@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from ..errors import Unreadable
-from .events_csv import READER_VERSION as EVENTS_READER_VERSION
+from . import events_csv, kineto
 from .events_csv import events_layout, read_events_csv
-from .kineto import PARSER_VERSION as KINETO_PARSER_VERSION
 from .kineto import TraceTables, read_trace
 from .nsys import read_nsys_sqlite
 
@@ -144,9 +143,9 @@ def _sniff_text(head: bytes) -> Sniffed:
 def reader_version(kind: FileKind) -> int:
     """The version of the reader for `kind`: part of the trace cache key."""
     if kind is FileKind.KINETO:
-        return KINETO_PARSER_VERSION
+        return kineto.PARSER_VERSION
     if kind is FileKind.EVENTS:
-        return EVENTS_READER_VERSION
+        return events_csv.READER_VERSION
     if kind is FileKind.NSYS:
         return NSYS_READER_VERSION
     raise ValueError(f"{kind.value} files are not cached as trace tables")

@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.ingest import cache as cache_module
+from tb_perf_plugin.ingest import events_csv
 from tb_perf_plugin.ingest.cache import TraceCache, cache_key, ingest_to_cache
+from tb_perf_plugin.ingest.imported import FileKind
 from tb_perf_plugin.ingest.kineto import read_trace
 
 TRACE = (
@@ -64,3 +66,15 @@ def test_unwritable_cache_parses_with_one_warning(tmp_path, trace, caplog, monke
     assert len(first.slices["start"]) == len(read_trace(trace).slices["start"])
     warnings = [r for r in caplog.records if "not writable" in r.getMessage()]
     assert len(warnings) == 1
+
+
+def test_imported_timelines_are_cached_by_kind_and_reader_version(tmp_path, monkeypatch):
+    events = tmp_path / "rank0.events.csv"
+    events.write_text("name,start_ns,dur_ns\nstep,1000,500\n")
+    key = cache_key(str(events), FileKind.EVENTS)
+    assert key != cache_key(str(events), FileKind.KINETO)
+    assert ingest_to_cache(str(events), str(tmp_path / "c"), 1 << 20, FileKind.EVENTS) is None
+    warm = TraceCache(tmp_path / "c").load(str(events), 1 << 20, FileKind.EVENTS)
+    assert isinstance(warm.slices["start"], np.memmap) and warm.names == ["step"]
+    monkeypatch.setattr(events_csv, "READER_VERSION", events_csv.READER_VERSION + 1)
+    assert cache_key(str(events), FileKind.EVENTS) != key  # a new reader misses
