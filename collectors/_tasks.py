@@ -211,9 +211,11 @@ class TaskProfiler:
             types = os.environ.get(TYPES_ENV, "")
         if isinstance(types, str):
             types = types.split(",")
-        self.types = frozenset(t.strip().lower() for t in types if t.strip())
+        # lower-cased name -> the name as listed, which names the files of every spelling
+        self._listed = {t.strip().lower(): t.strip() for t in types if t.strip()}
         if self.timer is not None and not self.timer.enabled:
-            self.types = frozenset()
+            self._listed = {}
+        self.types = frozenset(self._listed.values())
         if ops is None:
             ops = os.environ.get(OPS_ENV) or ".*"
         try:
@@ -239,22 +241,32 @@ class TaskProfiler:
         return self._tasks.get(task_type) or self._add(task_type)
 
     def _add(self, task_type: str) -> _Task | _NullTask:
-        listed = task_type.strip().lower() in self.types
-        task = _Task(self, task_type) if listed else _NULL_TASK
-        self._tasks[task_type] = task
-        if listed:
-            self._writer = self.writer  # made now: its close at exit runs after ours
-            if not any(isinstance(t, _Task) for t in self._tasks.values() if t is not task):
-                atexit.register(self.close)  # before the writer's own close at exit
+        """First call with this spelling: the listed type's task (made once), or the no-op."""
+        name = self._listed.get(task_type.strip().lower())
+        if name is None:
+            task: _Task | _NullTask = _NULL_TASK
+        elif name in self._tasks:
+            task = self._tasks[name]
+        else:
+            if not self._tasks_made():
+                self._writer = self.writer  # made now: its close at exit runs after ours
+                atexit.register(self.close)
+            task = self._tasks[name] = _Task(self, name)
             self._write_metadata()
+        self._tasks[task_type] = task
         return task
 
+    def _tasks_made(self) -> list[_Task]:
+        return list({id(t): t for t in self._tasks.values() if isinstance(t, _Task)}.values())
+
     def close(self) -> None:
-        """Write the traces under way and wait for their files and summaries."""
+        """Write the traces under way, wait for their files, and rewrite the summaries with the
+        final invocation counts."""
         atexit.unregister(self.close)
-        for task in list(self._tasks.values()):
-            if isinstance(task, _Task):
-                task.close()
+        for task in self._tasks_made():
+            task.close()
+            if task._invocations:  # the final count of invocations seen
+                self._write_summary(task)
 
     def _write_summary(self, task: _Task) -> None:
         path = self.writer.data_dir / f"{self.writer.file_prefix}.task-{task.slug}.summary.json"
@@ -265,7 +277,7 @@ class TaskProfiler:
 
     def _write_metadata(self) -> None:
         with self._lock:
-            tasks = [t for t in self._tasks.values() if isinstance(t, _Task)]
+            tasks = self._tasks_made()
             self.writer.update_metadata(
                 tasks={
                     "types": sorted(self.types),
