@@ -127,7 +127,7 @@ def _new_launch(launch_id: int, fields: dict[str, str]) -> dict:
         kernel=fields.get("Kernel Name", ""),
         grid=_shape(fields.get("Grid Size", "")),
         block=_shape(fields.get("Block Size", "")),
-        device=int(device) if device.isdigit() else -1,
+        device=int(device) if _is_number(device) else -1,
     )
     return launch
 
@@ -172,7 +172,11 @@ def _wide_form(header: list[str], rows: list[list[str]]) -> list[dict]:
 
 def _launch_id(fields: dict[str, str]) -> int | None:
     text = fields.get("ID", "").replace(",", "").strip()
-    return int(text) if text.isdigit() else None
+    return int(text) if _is_number(text) else None
+
+
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 def _set_metric(launch: dict, metric: str, unit: str, text: str) -> None:

@@ -84,12 +84,18 @@ def read_nsys_sqlite(path: str, max_bytes: int) -> TraceTables:
     quoted = urllib.parse.quote(os.path.abspath(path))
     try:
         connection = sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True)
+        connection.text_factory = _lenient_text
         try:
             return _Export(connection, path).tables()
         finally:
             connection.close()
-    except sqlite3.Error as exc:
+    # sqlite3 decodes its own error messages as UTF-8: a damaged schema can make that fail too
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
         raise Unreadable(f"{name}: corrupt or unreadable SQLite database ({exc})") from None
+
+
+def _lenient_text(value: bytes) -> str:
+    return value.decode("utf-8", "replace")
 
 
 class _Export:

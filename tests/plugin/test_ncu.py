@@ -188,3 +188,11 @@ def test_a_base_name_shared_by_template_instances_is_ambiguous():
     )
     assert found["vectorized_elementwise_kernel"] == ("", "ambiguous")
     assert found[trace_names[1].split(">(")[0] + ">"] == (trace_names[1], "name")
+
+
+def test_non_ascii_digits_are_not_ids(tmp_path):
+    """"²".isdigit() is True but int("²") fails: such a device reads as unknown, not a crash."""
+    path = tmp_path / "k.csv"
+    text = DETAILS.read_text().replace('"(9, 32, 1)","0","10.0"', '"(9, 32, 1)","²","10.0"')
+    path.write_text(text)
+    assert read_ncu_csv(str(path), LIMIT)["device"].tolist() == [-1]

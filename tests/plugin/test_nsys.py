@@ -7,6 +7,7 @@ The two exports are of different schema generations: the CloverLeaf one (nsys 20
 """
 
 import csv
+import random
 import shutil
 import sqlite3
 
@@ -243,6 +244,26 @@ def test_broken_inputs_are_unreadable(shared_data, tmp_path):
             read_nsys_sqlite(str(path), LIMIT)
     with pytest.raises(Unreadable, match="over the"):
         read_nsys_sqlite(str(source), 1 << 20)
+
+
+def test_damaged_copies_read_or_are_unreadable(shared_data, tmp_path):
+    """Random bytes overwritten (fixed seed): every outcome is tables or Unreadable. Damage to
+    the schema text once surfaced as UnicodeDecodeError from sqlite3's own error message."""
+    source = (shared_data / SAXPY).read_bytes()
+    rng = random.Random(7)
+    outcomes = set()
+    for trial in range(60):
+        damaged = bytearray(source)
+        for _ in range(rng.choice([1, 10, 100, 1000])):
+            damaged[rng.randrange(100, len(damaged))] = rng.randrange(256)
+        path = tmp_path / f"damaged{trial}.sqlite"
+        path.write_bytes(bytes(damaged))
+        try:
+            read_nsys_sqlite(str(path), LIMIT)
+            outcomes.add("read")
+        except Unreadable:
+            outcomes.add("unreadable")
+    assert outcomes == {"read", "unreadable"}
 
 
 def test_export_without_events_is_unreadable(shared_data, tmp_path):
