@@ -25,7 +25,12 @@ def _function_label(code: Any) -> str:
 
 
 def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0][:_REASON_CHARS]
+    """The headline of a dynamo message, with its `Explanation:` line when it has one (a
+    graph break's headline alone, "Failed to trace builtin operator", does not say which)."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    explanation = next((line for line in lines[1:] if line.startswith("Explanation:")), None)
+    summary = lines[0] if explanation is None else f"{lines[0]}. {explanation}"
+    return summary[:_REASON_CHARS] if lines else ""
 
 
 def _recompile_reasons(failures: list[str], newest: int) -> dict[int, str]:
