@@ -146,9 +146,7 @@ def _parse(reader: csv.reader, path: str) -> TraceTables:
         category = row[at["category"]].strip().lower() if "category" in at else ""
         kind = CATEGORIES.get(category or DEFAULT_CATEGORY)
         if kind is None:
-            raise problem(
-                f"unknown category {category!r}; one of {', '.join(sorted(CATEGORIES))}"
-            )
+            raise problem(f"unknown category {category!r}; one of {', '.join(sorted(CATEGORIES))}")
         for column, values in integers.items():
             text = row[at[column]].strip()
             if not text:

@@ -18,6 +18,7 @@ from tb_perf_plugin.cli import main
 from tb_perf_plugin.discovery import discover_runs
 from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.executor import InlineExecutor
+from tb_perf_plugin.ingest.cache import TraceCache, cache_key
 from tb_perf_plugin.ingest.events_csv import read_events_csv
 from tb_perf_plugin.ingest.imported import FileKind, read_timeline_file, sniff, sniff_bytes
 from tb_perf_plugin.ingest.kineto import Kind
@@ -76,10 +77,10 @@ def test_real_files_sniff_as_their_kind(shared_data):
 
 def test_content_decides_not_the_suffix(tmp_path):
     plain = _write(tmp_path / "w.pt.trace.json.gz", json.dumps(TRACE))  # "gzip" that is plain
-    assert sniff(str(plain)) .kind is FileKind.KINETO
+    assert sniff(str(plain)).kind is FileKind.KINETO
     assert read_timeline_file(str(plain), 1 << 20).names == ["aten::add"]
     as_prof = _write(tmp_path / "trace.prof", gzip.compress(json.dumps(TRACE).encode()))
-    assert sniff(str(as_prof)) .kind is FileKind.KINETO
+    assert sniff(str(as_prof)).kind is FileKind.KINETO
     dump = _cprofile_dump(tmp_path / "profile.out")  # no telling suffix at all
     assert sniff(str(dump)).kind is FileKind.PSTATS
     text = sniff(str(_write(tmp_path / "report.sqlite", "kernel,time\nk,1\n")))
@@ -263,8 +264,7 @@ def test_discovery_of_imported_and_dropped_files(tmp_path, shared_data):
     tables = _read(run)
     assert sorted(w for w in tables.warnings if "not imported" in w) == [
         "kernels.sqlite: not imported: " + found["kernels.sqlite"][1] + " (docs/IMPORT.md)",
-        "plugins/tb_perf/imported/notes.txt: not imported: text of no known kind "
-        "(docs/IMPORT.md)",
+        "plugins/tb_perf/imported/notes.txt: not imported: text of no known kind (docs/IMPORT.md)",
     ]
     assert tables.ranks == [0, 1, 3]
     assert tables.python_profile_files[["rank", "file"]].values.tolist() == [[3, "rank3.fit.prof"]]
@@ -352,6 +352,10 @@ def test_ingest_copies_verbatim_and_never_replaces(tmp_path, shared_data, capsys
     assert [f.kind for f in runs["new_run"].imported] == [
         FileKind.EVENTS, FileKind.EVENTS, FileKind.NSYS,
     ]  # fmt: skip
+    # the parsed export was stored in the cache under the copy's name; `ingest RUN` finds it
+    assert (TraceCache().traces_dir / cache_key(str(folder / nsys.name), FileKind.NSYS)).is_dir()
+    assert main(["ingest", str(run)]) == 0
+    assert "3 trace file(s)" in capsys.readouterr().out
 
 
 def test_ingest_a_profile_by_run_name(tmp_path, capsys):
