@@ -119,7 +119,9 @@ class CaptureConfig:
 # --- loading and validation --------------------------------------------------------------------
 
 
-def load_capture_config(source: Mapping[str, Any] | str | os.PathLike) -> CaptureConfig:
+def load_capture_config(
+    source: Mapping[str, Any] | str | os.PathLike | CaptureConfig,
+) -> CaptureConfig:
     """Validate a configuration given as a dict, or read from a `.json`, `.toml` or `.yaml` /
     `.yml` file (YAML needs PyYAML). Raises `CaptureConfigError` naming what is wrong."""
     if isinstance(source, CaptureConfig):
