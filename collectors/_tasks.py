@@ -43,6 +43,7 @@ DEFAULT_SKIP_FIRST = 1
 DEFAULT_MAX_CAPTURES = 2
 SUMMARY_SCHEMA = "tb_perf.task_summary"
 SUMMARY_VERSION = 1
+_PROFILER_OPTIONS = {"cuda", "record_shapes", "with_stack", "profile_memory", "with_flops"}
 _STAT_CATEGORIES = {"cpu_op": "cpu_op", "operator": "cpu_op", "kernel": "kernel"}
 
 
@@ -77,7 +78,7 @@ class _Task:
         self.task_type = task_type
         self.slug = re.sub(r"[^A-Za-z0-9_-]+", "_", task_type)
         self._profiler = profiler
-        self._scheduler: WindowScheduler | None = None
+        self._scheduler = self._make_scheduler()
         self._count = 0
         self._current = -1
         self._durations: dict[tuple[str, str], list[int]] = {}
@@ -86,12 +87,10 @@ class _Task:
     def start(self) -> None:
         self._current = index = self._count
         self._count = index + 1
-        scheduler = self._scheduler or self._make_scheduler()
-        scheduler.begin_step(index)
+        self._scheduler.begin_step(index)
 
     def stop(self) -> None:
-        if self._scheduler is not None:
-            self._scheduler.end_step(self._current)
+        self._scheduler.end_step(self._current)
 
     def __enter__(self) -> None:
         self.start()
@@ -113,12 +112,10 @@ class _Task:
             **profiler.profiler_options,
         )
         schedule = Schedule(profiler.skip_first, 0, 0, 1, profiler.max_captures)
-        self._scheduler = WindowScheduler(backend, schedule, origin=0)
-        return self._scheduler
+        return WindowScheduler(backend, schedule, origin=0)
 
     def close(self) -> None:
-        if self._scheduler is not None:
-            self._scheduler.close()
+        self._scheduler.close()
 
     def _add_trace(self, window: dict[str, Any]) -> None:
         """On the export thread: fold the written trace into this type's summary."""
@@ -192,7 +189,8 @@ class TaskProfiler:
             (default: every operator).
         skip_first / max_captures: invocations skipped first, then traced, per type; None
             reads `PROFILE_TASK_SKIP` / `PROFILE_TASK_MAX` (defaults 1 and 2; 0 traces all).
-        profiler_options: passed to torch.profiler (record_shapes, with_stack, ...).
+        profiler_options: `TorchProfilerBackend`'s: cuda, record_shapes, with_stack,
+            profile_memory, with_flops.
     """
 
     def __init__(
@@ -226,6 +224,9 @@ class TaskProfiler:
         self.max_captures = _count_option(
             "max_captures", max_captures, MAX_ENV, DEFAULT_MAX_CAPTURES
         )
+        unknown = sorted(set(profiler_options) - _PROFILER_OPTIONS)
+        if unknown:
+            raise TypeError(f"unknown torch.profiler option(s) {', '.join(unknown)}")
         self.profiler_options = profiler_options
         self._tasks: dict[str, _Task | _NullTask] = {}
         self._lock = threading.Lock()
@@ -251,7 +252,12 @@ class TaskProfiler:
             if not self._tasks_made():
                 self._writer = self.writer  # made now: its close at exit runs after ours
                 atexit.register(self.close)
-            task = self._tasks[name] = _Task(self, name)
+            try:
+                task = _Task(self, name)
+            except Exception:  # e.g. torch unusable here: profiling turns off, training goes on
+                logger.warning("profiling task type %r is off", name, exc_info=True)
+                task = _NULL_TASK
+            self._tasks[name] = task
             self._write_metadata()
         self._tasks[task_type] = task
         return task

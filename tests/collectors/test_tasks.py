@@ -165,3 +165,27 @@ def test_bad_environment_count_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("PROFILE_TASK_MAX", "two")
     with pytest.raises(ValueError, match="PROFILE_TASK_MAX='two': expected an integer"):
         TaskProfiler(RunWriter(tmp_path / "run"), types="DIT")
+
+
+def test_unknown_profiler_option_is_refused(tmp_path):
+    with pytest.raises(TypeError, match="unknown torch.profiler option.*record_shape"):
+        TaskProfiler(RunWriter(tmp_path / "run"), types="DIT", record_shape=True)
+
+
+def test_a_profiler_that_cannot_start_turns_the_type_off_with_one_warning(
+    tmp_path, monkeypatch, caplog
+):
+    from collectors import _profile
+
+    def unusable(*args, **kwargs):
+        raise RuntimeError("no profiler here")
+
+    monkeypatch.setattr(_profile, "TorchProfilerBackend", unusable)
+    tasks = TaskProfiler(RunWriter(tmp_path / "run"), types="DIT")
+    for _ in range(3):
+        with tasks.task("DIT"):
+            torch.ones(2) * 2
+    tasks.close()
+    assert tasks.task("DIT") is _NULL_TASK
+    assert [r.getMessage() for r in caplog.records] == ["profiling task type 'DIT' is off"]
+    assert not list(data_dir(tmp_path / "run").glob("*.gz"))
