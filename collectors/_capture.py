@@ -41,7 +41,6 @@ from ._writer import RunWriter
 logger = logging.getLogger(__name__)
 _FALSE_WORDS = {"0", "false", "no", "off"}
 ROLE_ENV = "TB_PERF_ROLE"
-MICRO_BATCH = "micro_batch"
 FORWARD = "forward"
 
 
