@@ -16,6 +16,7 @@ from collectors._capture import (
     create_capture,
     load_capture_config,
 )
+from collectors._schedule import Phase, Windows, WindowScheduler
 from collectors._timer import _NULL_RANGE
 
 torch = pytest.importorskip("torch")
@@ -50,6 +51,44 @@ class RecordingBackend:
 
     def windows(self) -> list[tuple[int, int]]:
         return [call[1:] for call in self.calls if call[0] == "stop"]
+
+
+def test_windows_policy_phases_with_warmup():
+    policy = Windows([(2, 4), (6, 7)], warmup=1)
+    phases = "".join(policy.phase(i)[0].name[0] for i in range(9))
+    assert phases == "NWAANWADD"
+    assert [policy.phase(i)[1] for i in (2, 3, 6)] == [0, 0, 1]
+    assert policy.phase(100) == (Phase.DONE, 2)
+    for windows, warmup, message in (
+        ([], 0, "at least one"),
+        ([(3, 3)], 0, "stop must be greater than start"),
+        ([(-1, 3)], 0, "start must be >= 0"),
+        ([(0, 3), (2, 5)], 0, "overlaps"),
+        ([(0, 3), (3, 5)], 1, "overlaps"),  # the second window's warm-up is in the first
+        ([(0, 3)], -1, "warmup must be >= 0"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            Windows(windows, warmup)
+
+
+def test_scheduler_end_step_stops_a_window_at_its_last_step():
+    made: dict = {}
+    backend = RecordingBackend(made, "points")
+    scheduler = WindowScheduler(backend, Windows([(1, 3), (3, 4), (6, 7)], warmup=0), origin=0)
+    for hit in range(5):
+        scheduler.begin_step(hit)
+        scheduler.end_step(hit)
+    assert not scheduler.done
+    scheduler.begin_step(6)
+    scheduler.end_step(6)
+    assert scheduler.done  # the last window ended: nothing follows
+    scheduler.close()
+    assert backend.calls == [
+        ("prepare",), ("start", 1), ("step", 2), ("stop", 1, 2),
+        ("prepare",), ("start", 3), ("stop", 3, 3),
+        ("prepare",), ("start", 6), ("stop", 6, 6),
+        ("close",),
+    ]  # fmt: skip
 
 
 def recording(made: dict):
