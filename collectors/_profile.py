@@ -132,10 +132,7 @@ class TorchProfilerBackend:
     def stop(self, first_step: int, last_step: int) -> None:
         self._close_step()
         self._remove_mirror()
-        if self.label is None:
-            window: dict[str, Any] = {"first_step": first_step, "last_step": last_step}
-        else:
-            window = {"window": {"label": self.label, "first": first_step, "last": last_step}}
+        window = self._window(first_step, last_step)
         self._prof.add_metadata_json(
             TRACE_METADATA_KEY,
             json.dumps(
@@ -144,7 +141,7 @@ class TorchProfilerBackend:
                     "rank": self.writer.rank,
                     "world_size": self.writer.world_size,
                     "prefix": self.writer.file_prefix,
-                    **window,
+                    **(window if self.label is None else {"window": window}),
                     "trace_to_collectors_ns": self._trace_to_collectors_ns,
                     **self._trace_metadata,
                 }
@@ -197,6 +194,12 @@ class TorchProfilerBackend:
             self._export_thread.join()
             self._export_thread = None
 
+    def _window(self, first_step: int, last_step: int) -> dict[str, Any]:
+        """A window's numbers: steps, or the counts of what `label` names."""
+        if self.label is None:
+            return {"first_step": first_step, "last_step": last_step}
+        return {"label": self.label, "first": first_step, "last": last_step}
+
     def trace_path(self, first_step: int, last_step: int) -> Path:
         """Where a window's trace goes; `.<n>` is inserted if step numbers were reused."""
         if self.label is None:
@@ -213,10 +216,7 @@ class TorchProfilerBackend:
     def _export(self, prof: Any, first_step: int, last_step: int, costs_ns: dict[str, int]) -> None:
         """Write one window (on the export thread); a failure is logged, never raised."""
         began = perf_counter_ns()
-        if self.label is None:
-            window: dict[str, Any] = {"first_step": first_step, "last_step": last_step}
-        else:
-            window = {"label": self.label, "first": first_step, "last": last_step}
+        window = self._window(first_step, last_step)
         final = self.trace_path(first_step, last_step)
         partial = final.with_name(final.name + ".tmp")
         fd, raw = tempfile.mkstemp(prefix="tb_perf_", suffix=".json")
