@@ -24,7 +24,7 @@ def _function_label(code: Any) -> str:
     return f"{code.co_name} ({os.path.basename(code.co_filename)}:{code.co_firstlineno})"
 
 
-def _first_line(text: str) -> str:
+def _summary(text: str) -> str:
     """The headline of a dynamo message, with its `Explanation:` line when it has one (a
     graph break's headline alone, "Failed to trace builtin operator", does not say which)."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
@@ -33,24 +33,24 @@ def _first_line(text: str) -> str:
     return summary[:_REASON_CHARS] if lines else ""
 
 
-def _recompile_reasons(failures: list[str], newest: int) -> dict[int, str]:
-    """One reason per recompilation in new guard failures of one function.
+def _new_recompiles(failures: list[str], newest: int) -> tuple[list[str], int]:
+    """The reasons of the recompilations in one function's new guard failures (one each), and
+    the newest graph seen failing since.
 
     Dynamo checks the function's cached graphs newest first and logs each failed check as
     `"F/C: reason"` (graph C of frame F); a recompilation follows when all fail, so a graph C
     newer than `newest` failing for the first time marks one recompilation, and its reason is
-    why the newest graph did not fit. Failures without that prefix count one each.
+    why that graph did not fit. A failure without that prefix counts as one.
     """
-    found: dict[int, str] = {}
-    unnumbered = 0
+    reasons = []
     for failure in failures:
         match = _COMPILE_ID.match(failure)
         if match is None:
-            unnumbered += 1
-            found[-1 - unnumbered] = _first_line(failure)
+            reasons.append(_summary(failure))
         elif int(match.group(1)) > newest:
-            found.setdefault(int(match.group(1)), _first_line(failure[match.end() :]))
-    return found
+            newest = int(match.group(1))
+            reasons.append(_summary(failure[match.end() :]))
+    return reasons, newest
 
 
 class CompileMonitor:
@@ -137,9 +137,8 @@ class CompileMonitor:
         """Record what the last step compiled, write the records and stop watching."""
         if not self._attached:
             return
-        ended = self.timer.current_step
-        if ended is not None:
-            self._record(ended)
+        if self.timer.current_step is not None:
+            self._record_or_stop(self.timer.current_step)
         self._stop()
         self._flush()
 
@@ -170,36 +169,39 @@ class CompileMonitor:
             "graphs": int(counters["stats"]["unique_graphs"]),
             "limit_hits": sum(n for key, n in unimplemented.items() if _LIMIT_HIT.search(key)),
         }
-        breaks = {_first_line(reason): 0 for reason in counters["graph_break"]}
+        breaks = {_summary(reason): 0 for reason in counters["graph_break"]}
         for reason, n in counters["graph_break"].items():
-            breaks[_first_line(reason)] += int(n)
+            breaks[_summary(reason)] += int(n)
         recompiles = []
         seen = {}
-        for code, reasons in list(dynamo.guard_failures.items()):
+        for code, failures in list(dynamo.guard_failures.items()):
             done, newest = self._guards_seen.get(code, (0, -1))
-            if done > len(reasons):  # dynamo was reset
+            if done > len(failures):  # dynamo was reset
                 done, newest = 0, -1
-            seen[code] = (len(reasons), newest)
-            new = _recompile_reasons(reasons[done:], newest)
-            if new:
-                seen[code] = (len(reasons), max(newest, *new))
-                label = _function_label(code)
-                recompiles += [[label, reason] for reason in new.values()]
+            reasons, newest = _new_recompiles(failures[done:], newest)
+            seen[code] = (len(failures), newest)
+            label = _function_label(code)
+            recompiles += [[label, reason] for reason in reasons]
         self._guards_seen = seen
         return totals, breaks, recompiles
 
     def _on_step(self, new_step: int) -> None:
         timer = self.timer
-        try:
-            if timer.ended_step is not None:
-                self._record(timer.ended_step)
-        except Exception as exc:  # noqa: BLE001 - never stop training
-            warnings.warn(f"CompileMonitor stopped: cannot read dynamo's counters ({exc!r})",
-                          RuntimeWarning, stacklevel=3)  # fmt: skip
-            self._stop()
+        if timer.ended_step is not None and not self._record_or_stop(timer.ended_step):
             return
         if timer.unflushed_steps == 0:  # the timer has just written its file: so do we
             self._flush()
+
+    def _record_or_stop(self, step: int) -> bool:
+        """Record the step; on any error warn once and stop watching (False)."""
+        try:
+            self._record(step)
+            return True
+        except Exception as exc:  # noqa: BLE001 - never stop training
+            warnings.warn(f"CompileMonitor stopped: cannot read dynamo's counters ({exc!r})",
+                          RuntimeWarning, stacklevel=4)  # fmt: skip
+            self._stop()
+            return False
 
     def _record(self, step: int) -> None:
         fingerprint = self._read_fingerprint()
