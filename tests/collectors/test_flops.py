@@ -168,3 +168,22 @@ def test_a_counter_that_cannot_start_warns_once_and_training_goes_on(tmp_path, m
         "RuntimeError('no dispatch modes here')"
     ]
     assert flops_meta(tmp_path) is None
+
+
+def test_a_compiled_step_is_counted_without_recompiling(tmp_path):
+    from torch._dynamo.utils import counters
+
+    torch._dynamo.reset()
+    graphs_before = counters["stats"]["unique_graphs"]
+    compiled = torch.compile(lambda a, b: (a @ b).relu().sum(), backend="eager")
+    a, b = torch.randn(24, 40), torch.randn(40, 8)
+    timer = MyTimer(tmp_path, gpu=False)
+    counter = FlopsCounter(timer)
+    for step in range(4):
+        timer.set_step(step)
+        with counter.count():
+            compiled(a, b)
+    timer.close()
+    torch._dynamo.reset()
+    assert flops_meta(tmp_path)["per_step"] == 2 * 24 * 40 * 8
+    assert counters["stats"]["unique_graphs"] - graphs_before == 1
