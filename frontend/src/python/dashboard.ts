@@ -116,7 +116,7 @@ export const pythonDashboard: Dashboard = {
     const filter = h("input", {
       type: "search",
       class: "search-input",
-      placeholder: "Filter functions (name or file)",
+      placeholder: "Filter functions",
       "aria-label": "Filter functions",
       "data-testid": "python-filter",
       value: String(params["q"] ?? hash.get("pyq") ?? ""),
