@@ -3,7 +3,18 @@
 Import cost is kept to the standard library: torch is imported only by the parts that use it.
 """
 
+from ._capture import (
+    CaptureConfig,
+    CaptureConfigError,
+    CaptureController,
+    CudaProfilerBackend,
+    capture_forward,
+    create_capture,
+    load_capture_config,
+)
 from ._clock import ClockSkew, sync_clocks
+from ._compile import CompileMonitor
+from ._flops import FlopsCounter
 from ._gpu_events import CudaEventBackend, EventBackend
 from ._loader import TimedLoader, timed_loader
 from ._memory import MemorySampler
@@ -12,18 +23,25 @@ from ._modules import ModuleProfiler
 from ._nvtx import NvtxLabeler, create_labeler
 from ._profile import StepProfiler, TorchProfilerBackend, profile_steps
 from ._rank import RankInfo, detect_rank
-from ._schedule import CaptureBackend, Phase, Policy, Schedule, WindowScheduler
+from ._schedule import CaptureBackend, Phase, Policy, Schedule, Windows, WindowScheduler
 from ._snapshot import MemorySnapshotter
 from ._system import GpuBackend, GpuTracker, NvmlBackend
+from ._tasks import TaskProfiler, profile_task
 from ._timer import MyTimer, TimerError
 from ._writer import FORMAT_VERSION, RunWriter
 
 __all__ = [
     "FORMAT_VERSION",
     "CaptureBackend",
+    "CaptureConfig",
+    "CaptureConfigError",
+    "CaptureController",
     "ClockSkew",
+    "CompileMonitor",
     "CudaEventBackend",
+    "CudaProfilerBackend",
     "EventBackend",
+    "FlopsCounter",
     "GpuBackend",
     "GpuTracker",
     "MemorySampler",
@@ -40,13 +58,19 @@ __all__ = [
     "RunWriter",
     "Schedule",
     "StepProfiler",
+    "TaskProfiler",
     "TimedLoader",
     "TimerError",
     "TorchProfilerBackend",
     "WindowScheduler",
+    "Windows",
+    "capture_forward",
+    "create_capture",
     "create_labeler",
     "detect_rank",
+    "load_capture_config",
     "profile_steps",
+    "profile_task",
     "sync_clocks",
     "timed_loader",
 ]

@@ -28,7 +28,8 @@ from .align import (
     is_point_to_point,
 )
 from .analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
-from .analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding, find_all
+from .analysis.compute import flops_inputs
+from .analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding
 from .analysis.kernels import (
     DeviceMetrics,
     aggregate_kernels,
@@ -44,9 +45,11 @@ from .analysis.modules import (
     trace_module_data,
 )
 from .analysis.operators import aggregate_operators, named_operator_events
+from .analysis.rules import find_all
 from .discovery import ImportedFile, Run, now_ns
 from .errors import Unreadable
 from .ingest.cache import TraceCache, ingest_to_cache
+from .ingest.compile import COMPILE_COLUMNS, read_compile_file
 from .ingest.imported import TIMELINE_KINDS, FileKind
 from .ingest.kineto import DEVICE_KINDS, TraceTables, is_collective
 from .ingest.memory import (
@@ -102,6 +105,7 @@ class RunTables:
     system: pd.DataFrame = field(default_factory=lambda: _concat([], SYSTEM_COLUMNS))
     gpus: pd.DataFrame = field(default_factory=lambda: _concat([], GPU_COLUMNS))
     memory_warnings: list[str] = field(default_factory=list)  # also in `warnings`
+    compile: pd.DataFrame = field(default_factory=lambda: _concat([], COMPILE_COLUMNS))
     # imported cProfile/pstats files: their functions, and one row of totals per file (`file`
     # is the path relative to the run)
     python_profiles: pd.DataFrame = field(
@@ -132,7 +136,7 @@ def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-RECORD_KINDS = ("timer", "modules", "memory", "system")  # per-rank record files
+RECORD_KINDS = ("timer", "modules", "memory", "system", "compile")  # per-rank record files
 
 
 def read_run(
@@ -145,10 +149,11 @@ def read_run(
     on_progress: Callable[[int], None],
     file_reads: dict[str, Any] | None = None,
 ) -> RunTables:
-    """`file_reads` holds each record file's last read (timer, modules, memory, system); files
+    """`file_reads` holds each record file's last read (the RECORD_KINDS files); files
     that only grew since are tailed from where that read ended, and the dict is updated."""
     file_reads = {} if file_reads is None else file_reads
     span_parts, step_parts, warnings, module_parts, module_warnings = [], [], [], [], []
+    compile_parts: list[pd.DataFrame] = []
     sampler_parts: dict[str, list[pd.DataFrame]] = {"memory": [], "system": [], "gpus": []}
     memory_warnings: list[str] = []
     readable = 0
@@ -159,12 +164,17 @@ def read_run(
             warnings.append(f"{label}: {writer.meta_error}")
         if writer.meta is not None:
             rank_meta.setdefault(writer.rank, writer.meta)
-        readers = (read_timer_file, read_modules_file, read_memory_file, read_system_file)
+            warnings.extend(f"{label}: metadata {problem}" for problem in writer.meta.problems)
+        readers = (
+            read_timer_file, read_modules_file, read_memory_file, read_system_file,
+            read_compile_file,
+        )  # fmt: skip
         for kind, read in zip(RECORD_KINDS, readers, strict=True):
             path = writer.files.get(kind)
             if path is None:
                 continue
-            problems = {"timer": warnings, "modules": module_warnings}.get(kind, memory_warnings)
+            problems = {"modules": module_warnings, "memory": memory_warnings,
+                        "system": memory_warnings}.get(kind, warnings)  # fmt: skip
             try:
                 result = read(path, max_file_bytes, on_progress, file_reads.get(path))
                 file_reads[path] = result
@@ -188,6 +198,8 @@ def read_run(
                 step_parts.append(result.steps.assign(rank=writer.rank, writer=writer_index))
             elif kind == "modules":
                 module_parts.append((writer.rank, writer_index, result))
+            elif kind == "compile":
+                compile_parts.append(result.table.assign(rank=writer.rank, writer=writer_index))
             else:
                 for name, table in result.tables.items():
                     sampler_parts[name].append(table.assign(rank=writer.rank, writer=writer_index))
@@ -218,6 +230,7 @@ def read_run(
         system=_concat(sampler_parts["system"], SYSTEM_COLUMNS),
         gpus=_concat(sampler_parts["gpus"], GPU_COLUMNS),
         memory_warnings=memory_warnings,
+        compile=_concat(compile_parts, COMPILE_COLUMNS),
         **imported,
     )
 
@@ -528,12 +541,16 @@ def analyze_run(
     if operator_all is None:
         operator_all = named_operator_events([]).assign(rank=pd.Series(dtype=np.int64))
         kernel_all = kernel_events([]).assign(rank=pd.Series(dtype=np.int64))
+    flops = flops_inputs(tables.rank_meta)
     findings = find_all(AnalysisInputs(
         step_times, data_spans, breakdowns, operators, aggregate_kernels(kernel_all),
         _sync_ns(tables, breakdowns), profiling,
         {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader}, memory,
         snapshots or [],
         python_profiles=tables.python_profiles if len(tables.python_profiles) else None,
+        compile_records=tables.compile if len(tables.compile) else None,
+        flops_per_step=flops.flops_per_step, peak_flops=flops.peak_flops,
+        flops_sampled_steps=flops.sampled_steps,
     ))  # fmt: skip
     return RunAnalysis(
         breakdowns, operator_all, kernel_all, devices, findings, memory, snapshot_warnings or []

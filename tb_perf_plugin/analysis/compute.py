@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..ingest.kineto import TraceTables
 from ..ingest.meta import RankMeta
-from .findings import AnalysisInputs, Finding, Thresholds, _evidence
+from .findings import AnalysisInputs, Finding, Thresholds, evidence
 
 # Dense peak FLOP/s (no 2:4 sparsity) from the vendors' datasheets, docs/COMPUTE.md cites each.
 # Rows are tried in order: the first pattern found in the device name wins, so a specific name
@@ -62,22 +62,6 @@ class Peak:
     flops: float
     device: str  # the table's row, or "override"
     dtype: str
-
-
-@dataclass(frozen=True)
-class ComputeThresholds:
-    """Defaults of the MFU and recompilation rules (docs/COMPUTE.md explains each)."""
-
-    mfu_info: float = 0.25  # median MFU of the steady steps below this: info...
-    mfu_warning: float = 0.10  # ...below this: warning
-    mfu_min_steps: int = 3  # steady steps needed
-    mfu_min_step_ns: int = 1_000_000  # median step time: tiny steps say little about a model
-    recompile_per_function: int = 4  # recompilations of one function...
-    recompile_min_ns: int = 50_000_000  # ...that cost at least this much compile time
-    recompile_critical_share: float = 0.25  # recompile time over the rank's step time
-
-
-DEFAULT_COMPUTE_THRESHOLDS = ComputeThresholds()
 
 
 def dtype_key(dtype: str) -> str:
@@ -167,35 +151,31 @@ def _steady_steps(
     return ordered[~ordered["step"].isin(skip)]
 
 
-def mfu_efficiency(
-    inputs: AnalysisInputs,
-    t: Thresholds,
-    sampled_steps: dict[int, int] | None = None,
-    c: ComputeThresholds = DEFAULT_COMPUTE_THRESHOLDS,
-) -> list[Finding]:
+def mfu_efficiency(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     """`compute_efficiency` from MFU: a rank whose median MFU over its steady steps is low.
 
-    `sampled_steps` (rank -> the step FlopsCounter counted, slowed down by counting) are left
-    out with the warm-up and profiled steps."""
+    The step FlopsCounter counted (slowed down by counting) is left out with the warm-up and
+    profiled steps."""
     out = []
     for rank, flops in sorted(inputs.flops_per_step.items()):
         peak = inputs.peak_flops.get(rank)
         if not flops or not peak or rank not in inputs.step_times:
             continue
-        skip = {sampled_steps[rank]} if sampled_steps and rank in sampled_steps else set()
+        sampled = inputs.flops_sampled_steps.get(rank)
+        skip = set() if sampled is None else {sampled}
         steps = _steady_steps(inputs, rank, t, skip)
         table = mfu_per_step(steps.assign(rank=rank), flops, peak).dropna(subset=["mfu"])
-        if len(table) < c.mfu_min_steps:
+        if len(table) < t.mfu_min_steps:
             continue
         mfu = float(table["mfu"].median())
         step_ns = float(table["duration_ns"].median())
-        if mfu >= c.mfu_info or step_ns < c.mfu_min_step_ns:
+        if mfu >= t.mfu_info or step_ns < t.mfu_min_step_ns:
             continue
-        severity = "warning" if mfu < c.mfu_warning else "info"
+        severity = "warning" if mfu < t.mfu_warning else "info"
         out.append(Finding(
             "compute_efficiency", severity,
             f"Rank {rank} uses {mfu:.1%} of its device's peak FLOP/s (model FLOPs utilization)",
-            _evidence(median_mfu=(mfu, "fraction"),
+            evidence(median_mfu=(mfu, "fraction"),
                       median_achieved=(float(table["achieved_tflops"].median()), "TFLOP/s"),
                       flops_per_step=(float(flops), "FLOP"), peak=(float(peak) / 1e12, "TFLOP/s"),
                       median_step_time=(int(step_ns), "ns"), steps=(len(table), "")),
@@ -215,9 +195,7 @@ def _reason_counts(lists: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(pairs, columns=["function", "reason"])
 
 
-def recompilation(
-    inputs: AnalysisInputs, t: Thresholds, c: ComputeThresholds = DEFAULT_COMPUTE_THRESHOLDS
-) -> list[Finding]:
+def recompilation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     """torch.compile recompiling one function again and again, or hitting dynamo's recompile
     limit (after which that function runs uncompiled), from CompileMonitor records."""
     records = inputs.compile_records
@@ -232,13 +210,13 @@ def recompilation(
         worst_count = int(per_function.iloc[0]) if len(per_function) else 0
         limit_hits = int(rows["limit_hits"].sum())
         recompile_ns = int(rows.loc[rows["recompiles"] > 0, "compile_ns"].sum())
-        repeated = worst_count >= c.recompile_per_function and recompile_ns >= c.recompile_min_ns
+        repeated = worst_count >= t.recompile_per_function and recompile_ns >= t.recompile_min_ns
         if not repeated and limit_hits < 1:
             continue
         steps = inputs.step_times.get(int(rank))
         run_ns = int((steps["t1"] - steps["t0"]).sum()) if steps is not None else 0
         share = recompile_ns / run_ns if run_ns else 0.0
-        severity = "critical" if share >= c.recompile_critical_share else "warning"
+        severity = "critical" if share >= t.recompile_critical_share else "warning"
         title = (
             f"torch.compile recompiled {worst} {worst_count} times on rank {rank}"
             if repeated
@@ -249,7 +227,7 @@ def recompilation(
         extra = {"run_time_share": (share, "fraction")} if run_ns else {}
         out.append(Finding(
             "recompilation", severity, title,
-            _evidence(recompiles=(int(rows["recompiles"].sum()), ""),
+            evidence(recompiles=(int(rows["recompiles"].sum()), ""),
                       worst_function=(worst, ""), worst_function_recompiles=(worst_count, ""),
                       recompile_limit_hits=(limit_hits, ""),
                       recompile_time=(recompile_ns, "ns"),

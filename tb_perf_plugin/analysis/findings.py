@@ -81,6 +81,17 @@ class Thresholds:
     fragmentation_unused: float = 0.30  # median share of reserved memory above the peak...
     fragmentation_min_bytes: int = 1024**3  # ...and at least this much
     peak_warning: float = 0.90  # peak allocated over the device's memory
+    mfu_info: float = 0.25  # median MFU of the steady steps below this: info...
+    mfu_warning: float = 0.10  # ...below this: warning
+    mfu_min_steps: int = 3  # steady steps needed
+    mfu_min_step_ns: int = 1_000_000  # median step time: tiny steps say little about a model
+    recompile_per_function: int = 4  # recompilations of one function...
+    recompile_min_ns: int = 50_000_000  # ...that cost at least this much compile time
+    recompile_critical_share: float = 0.25  # recompile time over the rank's step time
+    python_hotspot_info: float = 0.10  # a function's self time over its rank's profiled time
+    python_hotspot_warning: float = 0.30
+    python_hotspot_min_ns: int = 50_000_000  # ...and at least this much (a short profile is noise)
+    python_hotspots_per_rank: int = 3
 
 
 DEFAULT_THRESHOLDS = Thresholds()
@@ -133,16 +144,17 @@ class AnalysisInputs:
     compile_records: pd.DataFrame | None = None
     flops_per_step: dict[int, float] = field(default_factory=dict)  # rank -> model FLOPs a step
     peak_flops: dict[int, float] = field(default_factory=dict)  # rank -> device peak FLOP/s
+    flops_sampled_steps: dict[int, int] = field(default_factory=dict)  # the step FLOPs were counted
 
 
-def _evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
+def evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
     return {
         name: {"value": round(v, 4) if isinstance(v, float) else v, "unit": unit}
         for name, (v, unit) in values.items()
     }
 
 
-def _severity(value: float, warning: float, critical: float | None = None) -> str | None:
+def severity_of(value: float, warning: float, critical: float | None = None) -> str | None:
     if critical is not None and value >= critical:
         return "critical"
     if value >= warning:
@@ -196,7 +208,7 @@ def data_loading(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             source = "MyTimer data-loading spans"
         else:
             continue
-        severity = _severity(share, t.data_loading_warning, t.data_loading_critical)
+        severity = severity_of(share, t.data_loading_warning, t.data_loading_critical)
         if severity is None or median_ns < t.data_loading_min_ns:
             continue
         settings = inputs.loader_settings.get(rank, {})
@@ -210,7 +222,7 @@ def data_loading(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         out.append(Finding(
             "data_loading", severity,
             f"Rank {rank} spends {share:.0%} of each step waiting for input data",
-            _evidence(median_share=(share, "fraction"), median_time=(int(median_ns), "ns"),
+            evidence(median_share=(share, "fraction"), median_time=(int(median_ns), "ns"),
                       source=(source, ""), **extra),
             advice + "Load data in parallel: DataLoader(num_workers=N) with N up to the CPU "
             "cores per GPU, pin_memory=True, persistent_workers=True and prefetch_factor; move "
@@ -224,7 +236,7 @@ def communication(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     out = []
     for rank, steps in sorted(_by_rank(inputs.breakdowns).items()):
         share, median_ns = _share(steps, "communication")
-        severity = _severity(share, t.communication_warning, t.communication_critical)
+        severity = severity_of(share, t.communication_warning, t.communication_critical)
         if severity is None or median_ns < t.communication_min_ns:
             continue
         total = float(np.median([s.communication_total_ns for s in steps]))
@@ -233,7 +245,7 @@ def communication(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         out.append(Finding(
             "communication", severity,
             f"Rank {rank} waits on communication for {share:.0%} of each step",
-            _evidence(median_exposed_share=(share, "fraction"),
+            evidence(median_exposed_share=(share, "fraction"),
                       median_exposed=(int(median_ns), "ns"), median_total=(int(total), "ns"),
                       overlap_of_total=(overlap / total if total else 0.0, "fraction")),
             "Overlap communication with compute: DDP bucket_cap_mb and gradient_as_bucket_view, "
@@ -258,7 +270,7 @@ def sync_point(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         out.append(Finding(
             "sync_point", "warning",
             f"Rank {rank} blocks on host-device synchronization for {share:.0%} of each step",
-            _evidence(median_share=(share, "fraction"), median_time=(int(np.median(sync)), "ns")),
+            evidence(median_share=(share, "fraction"), median_time=(int(np.median(sync)), "ns")),
             "Remove synchronizations inside the step: .item(), .cpu(), .tolist(), printing "
             "tensors, torch.cuda.synchronize(); keep values on the GPU, log every N steps, and "
             "use non_blocking=True copies from pinned memory.",
@@ -288,7 +300,7 @@ def host_bound(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         out.append(Finding(
             "host_bound", "warning",
             f"Rank {rank}'s GPU is busy only {busy:.0%} of each step: the host cannot feed it",
-            _evidence(median_device_busy=(float(busy), "fraction"),
+            evidence(median_device_busy=(float(busy), "fraction"),
                       median_runtime_share=(runtime, "fraction")),
             "Launch fewer, larger kernels: torch.compile (kernel fusion) or CUDA graphs "
             "(torch.compile(mode='reduce-overhead')), larger batches, fused optimizers "
@@ -321,7 +333,7 @@ def hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         out.append(Finding(
             "hotspot", "warning" if dominant else "info",
             f"{name} takes {share:.0%} of rank {rank}'s traced step time",
-            _evidence(share=(float(share), "fraction"), next_share=(float(runner_up), "fraction"),
+            evidence(share=(float(share), "fraction"), next_share=(float(runner_up), "fraction"),
                       self_time=(int(self_ns[top]), "ns"), calls=(int(ops["calls"].iloc[top]), "")),
             f"Look at {name}: its input shapes (Operators, grouped by input shapes) and its "
             "kernels; for a custom op consider torch.compile, a fused implementation or AMP.",
@@ -363,7 +375,7 @@ def step_outlier(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             "step_outlier", "warning",
             f"Rank {rank}: {len(slow)} step(s) took up to {duration[worst] / median:.1f}x the "
             "median step time",
-            _evidence(worst_step_time=(int(duration[worst]), "ns"),
+            evidence(worst_step_time=(int(duration[worst]), "ns"),
                       median_step_time=(int(median), "ns"),
                       worst_ratio=(float(duration[worst] / median), "x"),
                       worst_robust_z=(float(z[worst]), "")),
@@ -393,7 +405,7 @@ def variability(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         out.append(Finding(
             "variability", severity,
             f"Rank {rank}'s step time varies by {variation:.0%} (robust)",
-            _evidence(robust_cv=(float(variation), "fraction"),
+            evidence(robust_cv=(float(variation), "fraction"),
                       median_step_time=(int(median), "ns"),
                       p95_step_time=(int(np.percentile(duration, 95)), "ns")),
             "Find what differs between fast and slow steps (Overview chart, Timeline): "
@@ -438,7 +450,7 @@ def straggler(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             "straggler", "warning",
             f"Rank {rank} holds the others up: they wait {median_gap / 1e6:.1f} ms longer in "
             "collectives each step",
-            _evidence(median_extra_wait_of_others=(int(median_gap), "ns"),
+            evidence(median_extra_wait_of_others=(int(median_gap), "ns"),
                       steps_with_others_waiting=(consistency, "fraction"),
                       median_step_time=(int(median_step), "ns"),
                       step_time_spread=(int(spread), "ns")),
@@ -465,7 +477,7 @@ def compute_efficiency(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         "compute_efficiency", "info",
         f"Matrix kernels take {matmul_share:.0%} of GPU time, but only {tensor:.0f} % of kernel "
         "time uses Tensor Cores (by kernel names)",
-        _evidence(matmul_share=(matmul_share, "fraction"), tensor_core_pct=(tensor, "%")),
+        evidence(matmul_share=(matmul_share, "fraction"), tensor_core_pct=(tensor, "%")),
         "Use mixed precision (torch.autocast with bfloat16/float16) or TF32 "
         "(torch.backends.cuda.matmul.allow_tf32 = True) so matmuls and convolutions run on "
         "Tensor Cores; keep dimensions multiples of 8.",
@@ -540,7 +552,7 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         out.append(Finding(
             "memory_leak", severity,
             f"Rank {rank}'s {label} grows by {memory_text(fit.slope)} per step after warm-up",
-            _evidence(slope=(round(fit.slope), "bytes/step"),
+            evidence(slope=(round(fit.slope), "bytes/step"),
                       slope_low=(round(fit.low), "bytes/step"),
                       slope_high=(round(fit.high), "bytes/step"),
                       slope_first_half=(round(fit.half_slopes[0]), "bytes/step"),
@@ -595,7 +607,7 @@ def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]
         )
         out.append(Finding(
             "fragmentation", "warning", title,
-            _evidence(unused_fraction=(found.unused_fraction, "fraction"),
+            evidence(unused_fraction=(found.unused_fraction, "fraction"),
                       unused=(round(found.unused_bytes), "bytes"),
                       reserved=(round(found.reserved), "bytes"),
                       peak_allocated=(round(found.peak), "bytes"),
@@ -617,7 +629,7 @@ def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]
                 "fragmentation", "warning",
                 f"{who} CUDA allocator reserves {memory_text(unused)} ({share:.0%}) more "
                 f"than the most memory ever live in snapshot {facts.file}",
-                _evidence(unused_fraction=(share, "fraction"), unused=(unused, "bytes"),
+                evidence(unused_fraction=(share, "fraction"), unused=(unused, "bytes"),
                           reserved=(device.reserved, "bytes"),
                           peak_live=(device.peak_live, "bytes"),
                           free_at_snapshot=(device.free_bytes, "bytes"),
@@ -673,7 +685,7 @@ def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             extra["snapshot"] = (snapshot[0].file, "")
         out.append(Finding(
             "memory_peak", severity, title,
-            _evidence(peak_allocated=(round(found.bytes), "bytes"),
+            evidence(peak_allocated=(round(found.bytes), "bytes"),
                       peak_step=(found.step, "step"), ooms=(found.ooms, ""), **extra),
             _PEAK_FIX, {"tab": "memory", "params": {"rank": rank}}, ranks=[rank],
             steps=[found.step], scope=f"rank{rank}",
@@ -689,7 +701,7 @@ def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             out.append(Finding(
                 "memory_peak", "critical",
                 f"{who} ran out of CUDA memory in snapshot {facts.file}",
-                _evidence(peak_live=(device.peak_live, "bytes"),
+                evidence(peak_live=(device.peak_live, "bytes"),
                           reserved=(device.reserved, "bytes"), ooms=(device.ooms, ""),
                           held_at_peak=(_frames_text(device.at_peak), ""),
                           snapshot=(facts.file, ""), device=(device.device, "")),
@@ -697,15 +709,3 @@ def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                 **_snapshot_place(facts),
             ))  # fmt: skip
     return out
-
-
-RULES = (
-    data_loading, communication, straggler, sync_point, host_bound, compute_efficiency, hotspot,
-    step_outlier, variability, memory_leak, memory_fragmentation, memory_peak,
-)  # fmt: skip
-
-
-def find_all(inputs: AnalysisInputs, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> list[Finding]:
-    """Every rule's findings, most severe first."""
-    findings = [f for rule in RULES for f in rule(inputs, thresholds)]
-    return sorted(findings, key=lambda f: -SEVERITIES.index(f.severity))

@@ -13,14 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .findings import AnalysisInputs, Finding, Thresholds, _evidence, _severity
+from .findings import AnalysisInputs, Finding, Thresholds, evidence, severity_of
 
 KEY = ["function", "filename", "line", "name"]
 # python_hotspot: a Python function's self time over its profile's total time...
-PYTHON_HOTSPOT_INFO = 0.10
-PYTHON_HOTSPOT_WARNING = 0.30
-PYTHON_HOTSPOT_MIN_NS = 50_000_000  # ...and at least this much time (a short profile is noise)
-PYTHON_HOTSPOTS_PER_RANK = 3
 
 
 def is_builtin(filename: pd.Series, line: pd.Series) -> pd.Series:
@@ -71,15 +67,15 @@ def python_hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         table = function_table(group)
         python = table[~table["builtin"]]
         total = int(group["self_ns"].sum())
-        hot = python[(python["self_share"] >= PYTHON_HOTSPOT_INFO)
-                     & (python["self_ns"] >= PYTHON_HOTSPOT_MIN_NS)]  # fmt: skip
-        for row in hot.head(PYTHON_HOTSPOTS_PER_RANK).itertuples(index=False):
-            severity = _severity(row.self_share, PYTHON_HOTSPOT_WARNING) or "info"
+        hot = python[(python["self_share"] >= t.python_hotspot_info)
+                     & (python["self_ns"] >= t.python_hotspot_min_ns)]  # fmt: skip
+        for row in hot.head(t.python_hotspots_per_rank).itertuples(index=False):
+            severity = severity_of(row.self_share, t.python_hotspot_warning) or "info"
             place = f"{row.filename}:{row.line}"
             out.append(Finding(
                 "python_hotspot", severity,
                 f"{row.name} ({place}) takes {row.self_share:.0%} of rank {rank}'s profiled time",
-                _evidence(share=(float(row.self_share), "fraction"),
+                evidence(share=(float(row.self_share), "fraction"),
                           self_time=(int(row.self_ns), "ns"),
                           cumulative_time=(int(row.cumulative_ns), "ns"),
                           calls=(int(row.calls), ""),

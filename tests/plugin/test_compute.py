@@ -3,6 +3,7 @@ regions in a real torch.compile trace; and the compile / flops readers' lenient 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -11,7 +12,6 @@ import pandas as pd
 import pytest
 
 from tb_perf_plugin.analysis.compute import (
-    ComputeThresholds,
     compile_events,
     compiled_frames,
     flops_inputs,
@@ -107,12 +107,13 @@ def test_mfu_rule_thresholds():
 
 def test_mfu_rule_leaves_out_the_counted_and_profiled_steps():
     durations = [200 * MS] * 8  # 5 % MFU
-    inputs = inputs_for(durations, profiler_steps={0: {2}})
-    (finding,) = mfu_efficiency(inputs, DEFAULT_THRESHOLDS, sampled_steps={0: 3})
+    inputs = inputs_for(durations, profiler_steps={0: {2}}, flops_sampled_steps={0: 3})
+    (finding,) = mfu_efficiency(inputs, DEFAULT_THRESHOLDS)
     assert finding.steps == [4, 5, 6, 7]  # warm-up 0-1, profiled 2, counted 3
+    inputs.flops_sampled_steps = {}
     assert mfu_efficiency(inputs, DEFAULT_THRESHOLDS)[0].steps == [3, 4, 5, 6, 7]
-    strict = ComputeThresholds(mfu_info=0.01, mfu_warning=0.005)
-    assert mfu_efficiency(inputs, DEFAULT_THRESHOLDS, c=strict) == []
+    strict = dataclasses.replace(DEFAULT_THRESHOLDS, mfu_info=0.01, mfu_warning=0.005)
+    assert mfu_efficiency(inputs, strict) == []
 
 
 def compile_rows(rows: list[dict]) -> pd.DataFrame:

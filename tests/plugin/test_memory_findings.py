@@ -13,7 +13,6 @@ import pytest
 from tb_perf_plugin.analysis.findings import (
     DEFAULT_THRESHOLDS,
     AnalysisInputs,
-    find_all,
     memory_fragmentation,
     memory_leak,
     memory_peak,
@@ -26,6 +25,7 @@ from tb_perf_plugin.analysis.memory import (
     theil_sen,
     trend,
 )
+from tb_perf_plugin.analysis.rules import find_all
 
 GIB, MIB, KIB = 1024**3, 1024**2, 1024
 
