@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import os
 import sys
 import warnings
@@ -37,32 +38,46 @@ _NULL_REGION = _NullRegion()
 
 
 class _CountingRegion:
-    """One `with counter.count():` of the sampled step, under torch's FlopCounterMode."""
+    """One `with counter.count():` of the sampled step, under torch's FlopCounterMode.
 
-    __slots__ = ("_counter", "_mode")
+    torch.compile'd code runs eagerly inside it (`torch.compiler.set_stance("force_eager")`):
+    dynamo meeting an active FlopCounterMode stops compiling that code for new shapes for the
+    rest of the process (checked on torch 2.13), which would change the training job itself.
+    Eager execution counts the same operators."""
+
+    __slots__ = ("_contexts", "_counter", "_mode")
 
     def __init__(self, counter: FlopsCounter) -> None:
         self._counter = counter
+        self._contexts: contextlib.ExitStack | None = None
         self._mode: Any = None
 
     def __enter__(self) -> None:
+        contexts = contextlib.ExitStack()
         try:
-            self._mode = self._counter._new_mode()
-            self._mode.__enter__()
+            contexts.enter_context(_eager_stance())
+            self._mode = contexts.enter_context(self._counter._new_mode())
+            self._contexts = contexts
         except Exception as exc:  # noqa: BLE001 - a counter must never stop training
-            self._mode = None
+            contexts.close()
             self._counter._give_up(f"cannot start torch's FlopCounterMode: {exc!r}")
 
     def __exit__(self, *exc_info: object) -> None:
-        mode = self._mode
-        if mode is None:
+        contexts, self._contexts = self._contexts, None
+        if contexts is None:
             return
-        self._mode = None
         try:
-            mode.__exit__(*exc_info)
-            self._counter._add(mode)
+            contexts.__exit__(*exc_info)
+            self._counter._add(self._mode)
         except Exception as exc:  # noqa: BLE001
             self._counter._give_up(f"cannot read torch's FlopCounterMode: {exc!r}")
+
+
+def _eager_stance() -> contextlib.AbstractContextManager:
+    import torch
+
+    set_stance = getattr(torch.compiler, "set_stance", None)  # torch >= 2.6
+    return set_stance("force_eager") if set_stance is not None else contextlib.nullcontext()
 
 
 class FlopsCounter:
