@@ -16,11 +16,15 @@ _FALSE_WORDS = {"0", "false", "no", "off"}
 # dynamo's `unimplemented` counter key when a function reached its recompile limit
 _LIMIT_HIT = re.compile(r"recompile.?limit|cache.?size.?limit", re.IGNORECASE)
 _REASON_CHARS = 300
+_MODULE_WRAPPER = os.path.join("_dynamo", "external_utils.py")
 _COMPILE_ID = re.compile(r"\s*\d+/(\d+):\s*")  # "0/3: " before a guard failure
 
 
 def _function_label(code: Any) -> str:
-    """`name (file.py:line)` of a code object dynamo compiled."""
+    """`name (file.py:line)` of a code object dynamo compiled. `torch.compile(module)` compiles
+    dynamo's own wrapper around the module's call, whose name would say nothing to the user."""
+    if code.co_name == "inner" and code.co_filename.endswith(_MODULE_WRAPPER):
+        return "a torch.compile'd nn.Module"
     return f"{code.co_name} ({os.path.basename(code.co_filename)}:{code.co_firstlineno})"
 
 

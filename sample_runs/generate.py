@@ -241,6 +241,70 @@ def worker_leak(out_dir: Path) -> None:
     dist.destroy_process_group()
 
 
+def measured_matmul_peak(size: int = 512, repeats: int = 20) -> float:
+    """This CPU's fp32 matmul FLOP/s on one thread, measured: CPUs have no entry in the peak
+    table, so the compiled scenario passes this as FlopsCounter's peak."""
+    import torch
+
+    a, b = torch.randn(size, size), torch.randn(size, size)
+    best = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        a @ b
+        best = min(best, time.perf_counter() - started)
+    return 2 * size**3 / best
+
+
+def worker_compiled(out_dir: Path) -> None:
+    """The demo MLP under DDP, `torch.compile`d without dynamic shapes and fed batches whose
+    size changes every few steps (variable-length buckets): CompileMonitor records every
+    recompilation and the recompilation finding names the function; FlopsCounter counts step 1
+    against this CPU's measured matmul peak (MFU per rank in the Overview); rank 0 also runs
+    under cProfile, and its profile is imported into the run (the Python tab)."""
+    import cProfile
+
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+
+    from collectors import CompileMonitor, FlopsCounter, MyTimer, RunWriter
+
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(rank)
+    peak = measured_matmul_peak()
+    model = DistributedDataParallel(torch.compile(sample_model(), backend="eager", dynamic=False))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
+    loss_fn = torch.nn.CrossEntropyLoss()
+    sizes = [32, 48, 64, 80, 96, 112, 128]  # a new batch size every 4 steps: 7 graphs
+    profiler = cProfile.Profile() if rank == 0 else None
+    with RunWriter(out_dir) as writer, MyTimer(writer, gpu=False) as timer:
+        flops = FlopsCounter(timer, peak_flops=peak)
+        with CompileMonitor(timer):
+            if profiler is not None:
+                profiler.enable()
+            for step in range(28):
+                timer.set_step(step)
+                batch = sizes[step // 4]
+
+                def next_batch(batch: int = batch) -> tuple[torch.Tensor, torch.Tensor]:
+                    x = torch.randn(batch, 64, generator=gen)
+                    return x, torch.randint(0, 2, (batch,), generator=gen)
+
+                with flops.count():
+                    timed_train_step(timer, model, optimizer, loss_fn, next_batch)
+            timer.step()
+            if profiler is not None:
+                profiler.disable()
+        flops.close()
+        if profiler is not None:
+            imported = writer.data_dir / "imported"
+            imported.mkdir(exist_ok=True)
+            profiler.dump_stats(imported / f"rank{rank}.train.prof")
+    dist.destroy_process_group()
+
+
 SCENARIOS = {
     # name: (world size, worker function); the run directory is sample_runs/ddp_<name>
     "slow_data": (2, worker_slow_data),
@@ -248,6 +312,7 @@ SCENARIOS = {
     "modules": (2, worker_modules),
     "leak": (2, worker_leak),
     "fast_data": (2, worker_fast_data),
+    "compiled": (2, worker_compiled),
 }
 
 

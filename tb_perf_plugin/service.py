@@ -23,6 +23,13 @@ import pandas as pd
 
 from .analysis import memory_snapshot
 from .analysis.breakdown import CATEGORIES
+from .analysis.compute import (
+    compile_events,
+    compiled_frames,
+    flops_inputs,
+    rank_compile_summary,
+    rank_compute_summary,
+)
 from .analysis.diff import RunFacts
 from .analysis.diff import compare as diff_runs
 from .analysis.findings import DEFAULT_THRESHOLDS
@@ -1207,10 +1214,18 @@ def _summary_json(
 ) -> dict[str, Any]:
     now = now_ns()
     ranks = []
+    flops = flops_inputs(tables.rank_meta)
     for rank in all_ranks:
         writers = [w for w in run.writers if w.rank == rank]
         meta = next((w.meta for w in writers if w.meta is not None), None)
         steps = tables.steps[tables.steps["rank"] == rank]
+        traces = [t for t in tables.traces if t.rank == rank]
+        step_windows = pd.DataFrame(
+            [(s, a, b) for s, (a, b) in sorted(rank_steps(tables, rank, traces).items())],
+            columns=["step", "t0", "t1"],
+        )
+        events = [compile_events(t.tables) for t in traces]
+        frames = compiled_frames(pd.concat(events)) if events else pd.DataFrame()
         ranks.append(
             {
                 "rank": rank,
@@ -1220,6 +1235,12 @@ def _summary_json(
                 "status": run.status(now, rank),
                 "steps": len(steps),
                 "step_time_ns": step_time_stats(steps),
+                "compute": rank_compute_summary(
+                    step_windows, flops, rank, DEFAULT_THRESHOLDS.warmup_steps
+                ),
+                "compile": rank_compile_summary(
+                    tables.compile[tables.compile["rank"] == rank], frames
+                ),
             }
         )
     steps = tables.steps if selected is None else tables.steps[tables.steps["rank"] == selected]

@@ -17,7 +17,7 @@ def test_size_under_5_mb():
 
 
 def test_every_collector_file_is_format_v1():
-    files = list(SAMPLE_RUNS.rglob("plugins/tb_perf/*"))
+    files = [p for p in SAMPLE_RUNS.rglob("plugins/tb_perf/*") if p.is_file()]  # not imported/
     assert files
     for path in files:
         if path.name.endswith(".pt.trace.json.gz"):
@@ -113,3 +113,28 @@ def test_comparison_pair_candidate_is_faster_by_its_data_loading():
         next(s for s in run["spans"] if s["name"] == "data") for run in (slow, fast)
     )
     assert fast_data["total_ns"] < 0.25 * slow_data["total_ns"]
+
+
+def test_compiled_run_has_recompilations_mfu_and_an_imported_python_profile():
+    """ddp_compiled: a new batch size every 4 steps under torch.compile(dynamic=False) is 7
+    graphs, 6 recompilations per rank and the recompilation finding; FlopsCounter's count is
+    the MLP's matmuls (forward and backward) and MFU is reported against the measured peak;
+    rank 0's cProfile file shows in the Python view."""
+    service = RunService(str(SAMPLE_RUNS))
+    summary = service.summary("ddp_compiled", wait_s=None)
+    matmul_flops = 2 * 32 * (64 * 256 + 256 * 256 + 256 * 2)  # one forward at batch 32
+    for rank in summary["ranks"]:
+        compiled = rank["compile"]
+        assert (compiled["graphs"], compiled["recompiles"]) == (7, 6)
+        assert compiled["recompile_reasons"][0]["function"] == "a torch.compile'd nn.Module"
+        compute = rank["compute"]
+        # backward: weight gradients of every layer, input gradients of all but the first
+        assert compute["flops_per_step"] == 3 * matmul_flops - 2 * 32 * 64 * 256
+        assert 0 < compute["mfu"] < 1 and compute["peak_source"] == "set by the job (argument)"
+    findings = service.findings("ddp_compiled", wait_s=None)["findings"]
+    assert sorted(f["key"] for f in findings if f["kind"] == "recompilation") == [
+        "recompilation:rank0",
+        "recompilation:rank1",
+    ]
+    python = service.python("ddp_compiled", wait_s=None)
+    assert [f["rank"] for f in python["files"]] == [0] and python["functions"]

@@ -49,6 +49,79 @@ const RANK_COLUMNS: Column<RankSummary>[] = [
   duration("max", "max step", (r) => r.step_time_ns?.max ?? null),
 ];
 
+const COMPUTE_COLUMNS: Column<RankSummary>[] = [
+  {
+    key: "tflops",
+    label: "TFLOP/s",
+    numeric: true,
+    value: (r) => r.compute?.achieved_tflops ?? null,
+    format: (r) => formatTflops(r.compute?.achieved_tflops),
+    title: "Median achieved model TFLOP/s over the steps (FlopsCounter's count of one step)",
+  },
+  {
+    key: "mfu",
+    label: "MFU",
+    numeric: true,
+    value: (r) => r.compute?.mfu ?? null,
+    format: (r) => formatPercent(r.compute?.mfu === null || r.compute?.mfu === undefined ? null : r.compute.mfu * 100),
+    title: "Median model FLOPs utilization: achieved FLOP/s over the device's peak for the dtype",
+  },
+];
+
+function formatTflops(value: number | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  return value >= 10 ? value.toFixed(0) : value.toPrecision(2);
+}
+
+const COMPILE_COLUMNS: Column<RankSummary>[] = [
+  { key: "rank", label: "rank", numeric: true, value: (r) => r.rank },
+  duration("compile_ns", "compile time", (r) => r.compile?.compile_ns ?? null),
+  { key: "graphs", label: "graphs", numeric: true, value: (r) => r.compile?.graphs ?? null,
+    format: (r) => formatCount(r.compile?.graphs) },
+  { key: "recompiles", label: "recompiles", numeric: true,
+    value: (r) => r.compile?.recompiles ?? null, format: (r) => formatCount(r.compile?.recompiles) },
+  { key: "graph_breaks", label: "graph breaks", numeric: true,
+    value: (r) => r.compile?.graph_breaks ?? null,
+    format: (r) => formatCount(r.compile?.graph_breaks) },
+  { key: "limit_hits", label: "limit hits", numeric: true,
+    value: (r) => r.compile?.limit_hits ?? null, format: (r) => formatCount(r.compile?.limit_hits),
+    title: "Functions that reached dynamo's recompile limit and now run uncompiled" },
+];
+
+/** Per rank: compile time, graphs, recompiles and graph breaks, then the commonest reasons. */
+function compilePanel(ranks: readonly RankSummary[]): HTMLElement | null {
+  const compiled = ranks.filter((r) => r.compile !== null);
+  if (compiled.length === 0) return null;
+  const reasons = compiled.flatMap((r) => [
+    ...(r.compile?.recompile_reasons ?? []).map(
+      (x) => `rank ${r.rank}: recompiled ${x.function} ×${x.count}: ${x.reason}`,
+    ),
+    ...(r.compile?.break_reasons ?? []).map((x) => `rank ${r.rank}: graph break ×${x.count}: ${x.reason}`),
+  ]);
+  const fromTraces = compiled.every((r) => r.compile?.source === "trace");
+  return section(
+    "torch.compile",
+    h(
+      "p",
+      { class: "muted" },
+      fromTraces
+        ? "From the compiled regions of the traces (collectors.CompileMonitor adds graph breaks and reasons)."
+        : "From collectors.CompileMonitor (docs/COMPUTE.md).",
+    ),
+    h("div", { class: "table-scroll" }, dataTable({
+      columns: COMPILE_COLUMNS,
+      rows: compiled,
+      testId: "compile-table",
+      rowTestId: "compile-row",
+      rowName: (r) => String(r.rank),
+    })),
+    reasons.length
+      ? h("ul", { class: "compile-reasons", "data-testid": "compile-reasons" },
+          ...reasons.map((text) => h("li", {}, text)))
+      : null,
+  );
+}
+
 function spanColumns(withGpu: boolean): Column<SpanRow>[] {
   const columns: Column<SpanRow>[] = [
     { key: "name", label: "name", numeric: false, value: (s) => s.name },
@@ -231,8 +304,9 @@ function renderOverview(
   top: HTMLElement | null,
   navigate: (tab: string, params: NavigationParams) => void,
 ): HTMLElement {
+  const counted = summary.ranks.some((r) => r.compute !== null);
   const rankTable = dataTable({
-    columns: RANK_COLUMNS,
+    columns: counted ? [...RANK_COLUMNS, ...COMPUTE_COLUMNS] : RANK_COLUMNS,
     rows: summary.ranks,
     testId: "rank-table",
     rowTestId: "rank-row",
@@ -255,6 +329,7 @@ function renderOverview(
     ),
     section("Step time per rank", stepChart(summary)),
     section("Spans", spanTable(summary)),
+    compilePanel(summary.ranks),
     top,
   );
 }

@@ -28,6 +28,31 @@ export interface RankSummary {
   steps: number;
   /** Null-tolerant: a rank that has not completed a step has no statistics. */
   step_time_ns: StepTimeStats | null;
+  /** FlopsCounter's numbers; null when the rank did not count FLOPs. */
+  compute: RankCompute | null;
+  /** torch.compile activity; null when neither CompileMonitor nor traces show any. */
+  compile: RankCompile | null;
+}
+
+export interface RankCompute {
+  flops_per_step: number;
+  peak_tflops: number | null;
+  peak_source: string | null;
+  dtype: string | null;
+  steps: number;
+  achieved_tflops: number | null;
+  mfu: number | null;
+}
+
+export interface RankCompile {
+  source: "CompileMonitor" | "trace";
+  compile_ns: number;
+  graphs: number;
+  graph_breaks: number | null;
+  recompiles: number;
+  limit_hits: number | null;
+  break_reasons: { reason: string; count: number }[];
+  recompile_reasons: { function: string; reason: string; count: number }[];
 }
 
 export interface StepSeries {

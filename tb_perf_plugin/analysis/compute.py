@@ -5,6 +5,7 @@ table, achieved FLOP/s and MFU per step, compiled regions in traces, and the `co
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -60,7 +61,7 @@ class Peak:
     """A device's peak FLOP/s for one dtype and where the number comes from."""
 
     flops: float
-    device: str  # the table's row, or "override"
+    device: str  # the table's row, "override", or "set by the job (argument / environment)"
     dtype: str
 
 
@@ -137,6 +138,9 @@ def flops_inputs(rank_meta: dict[int, RankMeta], override: float | None = None) 
         if info.sampled_step is not None:
             out.sampled_steps[rank] = info.sampled_step
         peak = peak_flops(info.device_name, info.dtype, override or info.peak_flops)
+        if peak is not None and override is None and info.peak_flops:
+            how = info.peak_source or "argument"
+            peak = dataclasses.replace(peak, device=f"set by the job ({how})")
         if peak is not None:
             out.peak_flops[rank] = peak.flops
             out.peaks[rank] = peak
@@ -304,3 +308,75 @@ def compiled_frames(events: pd.DataFrame) -> pd.DataFrame:
     table["recompiles"] = np.maximum(table["graphs"] - 1, 0)
     columns = ["graphs", "recompiles", "region_calls", "region_ns", "compiles", "compile_ns"]
     return table.reset_index()[["frame", *columns]]
+
+
+TOP_REASONS = 5  # graph-break and recompile reasons listed per rank
+
+
+def rank_compute_summary(
+    steps: pd.DataFrame, flops: FlopsInputs, rank: int, warmup_steps: int
+) -> dict[str, object] | None:
+    """A rank's FLOPs, peak and median achieved TFLOP/s and MFU over its steps (columns step,
+    t0, t1), the first `warmup_steps` and the counted step left out as the MFU rule does; None
+    without FlopsCounter data."""
+    per_step = flops.flops_per_step.get(rank)
+    if not per_step:
+        return None
+    peak = flops.peaks.get(rank)
+    ordered = steps.sort_values("step", kind="stable").iloc[warmup_steps:]
+    counted = ordered[ordered["step"] != flops.sampled_steps.get(rank)]
+    table = mfu_per_step(counted.assign(rank=rank), per_step, peak.flops if peak else None)
+    achieved = table["achieved_tflops"].dropna()
+    mfu = table["mfu"].dropna()
+    return {
+        "flops_per_step": float(per_step),
+        "peak_tflops": peak.flops / 1e12 if peak else None,
+        "peak_source": peak.device if peak else None,
+        "dtype": peak.dtype if peak else None,
+        "steps": len(achieved),
+        "achieved_tflops": float(achieved.median()) if len(achieved) else None,
+        "mfu": float(mfu.median()) if len(mfu) else None,
+    }
+
+
+def rank_compile_summary(records: pd.DataFrame, frames: pd.DataFrame) -> dict[str, object] | None:
+    """A rank's torch.compile activity: from CompileMonitor records when it has any (compile
+    time, graphs, graph breaks, recompiles, limit hits, the commonest reasons), else from the
+    compiled regions of its traces (graphs and recompiles per compiled frame); None when
+    neither shows torch.compile."""
+    if len(records):
+        breaks = pd.DataFrame(
+            [pair for pairs in records["break_reasons"] for pair in pairs],
+            columns=["reason", "count"],
+        )
+        break_reasons = breaks.groupby("reason")["count"].sum().sort_values(ascending=False)
+        recompiles = _reason_counts(records["recompile_reasons"])
+        recompile_reasons = recompiles.value_counts().head(TOP_REASONS)
+        return {
+            "source": "CompileMonitor",
+            "compile_ns": int(records["compile_ns"].sum()),
+            "graphs": int(records["graphs"].sum()),
+            "graph_breaks": int(records["graph_breaks"].sum()),
+            "recompiles": int(records["recompiles"].sum()),
+            "limit_hits": int(records["limit_hits"].sum()),
+            "break_reasons": [
+                {"reason": str(reason), "count": int(count)}
+                for reason, count in break_reasons.head(TOP_REASONS).items()
+            ],
+            "recompile_reasons": [
+                {"function": str(function), "reason": str(reason), "count": int(count)}
+                for (function, reason), count in recompile_reasons.items()
+            ],
+        }
+    if len(frames):
+        return {
+            "source": "trace",
+            "compile_ns": int(frames["compile_ns"].sum()),
+            "graphs": int(frames["graphs"].sum()),
+            "graph_breaks": None,
+            "recompiles": int(frames["recompiles"].sum()),
+            "limit_hits": None,
+            "break_reasons": [],
+            "recompile_reasons": [],
+        }
+    return None

@@ -84,6 +84,13 @@ def test_eight_shapes_with_static_compile_is_a_recompilation_finding(tmp_path):
     assert settings.recompile_limit == torch._dynamo.config.recompile_limit
 
 
+def test_a_compiled_module_is_named_as_one_not_as_dynamos_wrapper(tmp_path):
+    module = torch.nn.Linear(4, 2)
+    train(tmp_path, module, [torch.randn(n, 4) for n in (2, 3)], dynamic=False)
+    reasons = [pair for pairs in compile_table(tmp_path)["recompile_reasons"] for pair in pairs]
+    assert [function for function, _ in reasons] == ["a torch.compile'd nn.Module"]
+
+
 def test_a_stable_loop_compiles_once_and_has_no_finding(tmp_path):
     train(tmp_path, step_fn, [torch.randn(8, 4) for _ in range(12)], dynamic=False)
     table = compile_table(tmp_path)

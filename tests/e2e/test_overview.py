@@ -260,3 +260,25 @@ def test_warnings_and_server_text_render_as_text(page, tensorboard_server):
     hostile_row = plugin.locator(f"[data-testid=span-row][data-name='{hostile}']")
     expect(hostile_row).to_contain_text(hostile)
     expect(plugin.locator("img")).to_have_count(0)
+
+
+def test_compiled_run_shows_mfu_per_rank_and_torch_compile(page, tensorboard_server):
+    """sample_runs/ddp_compiled: FlopsCounter's MFU in the rank table, CompileMonitor's
+    recompilations in the torch.compile panel, both as the summary route has them."""
+    page.goto(f"{tensorboard_server.url}/#tb_perf&run=ddp_compiled")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    expect(plugin.get_by_test_id("compile-table")).to_be_visible()
+    summary = tensorboard_server.get_json("summary?run=ddp_compiled")
+    for rank in summary["ranks"]:
+        cells = row_cells(plugin.locator(f'[data-testid=rank-row][data-name="{rank["rank"]}"]'))
+        assert float(cells["mfu"][0]) == pytest.approx(rank["compute"]["mfu"])
+        assert cells["mfu"][1] == f"{rank['compute']['mfu'] * 100:.1f} %"
+        compiled = row_cells(
+            plugin.locator(f'[data-testid=compile-row][data-name="{rank["rank"]}"]')
+        )
+        assert compiled["recompiles"][1] == str(rank["compile"]["recompiles"])
+        assert compiled["graphs"][1] == str(rank["compile"]["graphs"])
+    reasons = plugin.get_by_test_id("compile-reasons").locator("li")
+    expect(reasons.first).to_contain_text("size mismatch at index 0")
+    findings = plugin.locator("[data-kind=recompilation]")
+    expect(findings).to_have_count(len(summary["ranks"]))

@@ -3,7 +3,7 @@
 
 import type { NavigationParams } from "../dashboard";
 import { h } from "../dom";
-import { formatDuration, formatMemory } from "../format";
+import { formatCount, formatDuration, formatMemory } from "../format";
 import type { Finding } from "./types";
 
 const TAB_LABELS: Record<string, string> = {
@@ -13,6 +13,8 @@ const TAB_LABELS: Record<string, string> = {
   kernels: "Kernels",
   memory: "Memory",
   gpu: "GPU",
+  modules: "Modules",
+  python: "Python",
 };
 
 function evidenceValue(value: number | string, unit: string): string {
@@ -23,6 +25,8 @@ function evidenceValue(value: number | string, unit: string): string {
   if (unit === "%") return `${value.toFixed(1)} %`;
   if (unit === "bytes") return formatMemory(value);
   if (unit === "bytes/step") return `${formatMemory(value)} per step`;
+  if (unit === "step") return `step ${value}`;
+  if (unit) return `${Number.isInteger(value) ? formatCount(value) : value.toPrecision(3)} ${unit}`;
   return String(value);
 }
 
