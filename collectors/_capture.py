@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ._env import switched_off
 from ._nvtx import NvtxLabeler, create_labeler
 from ._rank import detect_rank
 from ._schedule import Windows, WindowScheduler
@@ -39,7 +40,6 @@ from ._timer import _NULL_RANGE, MyTimer, _NullRange
 from ._writer import RunWriter
 
 logger = logging.getLogger(__name__)
-_FALSE_WORDS = {"0", "false", "no", "off"}
 ROLE_ENV = "TB_PERF_ROLE"
 FORWARD = "forward"
 
@@ -671,9 +671,9 @@ def create_capture(
     if rank is None:
         rank = writer.rank if writer is not None else detect_rank().rank
     if enabled is None:
-        value = os.environ.get("ENABLE_CAPTURE", "1")
-        if value.strip().lower() in _FALSE_WORDS:
-            return _DisabledCapture(f"disabled by ENABLE_CAPTURE={value}", writer)
+        reason = switched_off("ENABLE_CAPTURE")
+        if reason is not None:
+            return _DisabledCapture(reason, writer)
     elif not enabled:
         return _DisabledCapture("disabled", writer)
     if timer is not None and not timer.enabled:

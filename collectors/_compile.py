@@ -10,9 +10,9 @@ import re
 import warnings
 from typing import Any
 
+from ._env import env_enabled
 from ._timer import MyTimer
 
-_FALSE_WORDS = {"0", "false", "no", "off"}
 # dynamo's `unimplemented` counter key when a function reached its recompile limit
 _LIMIT_HIT = re.compile(r"recompile.?limit|cache.?size.?limit", re.IGNORECASE)
 _REASON_CHARS = 300
@@ -89,9 +89,7 @@ class CompileMonitor:
         self, timer: MyTimer, *, max_reasons: int = 20, enabled: bool | None = None
     ) -> None:
         if enabled is None:
-            enabled = os.environ.get("ENABLE_COMPILE_MONITOR", "1").strip().lower() not in (
-                _FALSE_WORDS
-            )
+            enabled = env_enabled("ENABLE_COMPILE_MONITOR")
         self.enabled = bool(enabled) and timer.enabled
         self.timer = timer
         self.max_reasons = max_reasons

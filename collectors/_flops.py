@@ -11,30 +11,15 @@ import warnings
 from collections import Counter
 from typing import Any
 
-from ._timer import MyTimer
+from ._env import env_enabled
+from ._timer import _NULL_RANGE, MyTimer, _NullRange
 
-_FALSE_WORDS = {"0", "false", "no", "off"}
 PEAK_FLOPS_ENV = "TB_PERF_PEAK_FLOPS"
 # torch dtype names -> the names of the peak table (tb_perf_plugin/analysis/compute.py)
 _DTYPE_NAMES = {
     "float32": "fp32", "bfloat16": "bf16", "float16": "fp16", "float64": "fp64", "int8": "int8",
 }  # fmt: skip
 _CONVOLUTIONS = {"convolution", "convolution_backward", "_convolution", "cudnn_convolution"}
-
-
-class _NullRegion:
-    """What `count()` returns outside the sampled step: a context manager doing nothing."""
-
-    __slots__ = ()
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc_info: object) -> None:
-        return None
-
-
-_NULL_REGION = _NullRegion()
 
 
 class _CountingRegion:
@@ -127,9 +112,7 @@ class FlopsCounter:
         enabled: bool | None = None,
     ) -> None:
         if enabled is None:
-            enabled = os.environ.get("ENABLE_FLOPS_COUNTER", "1").strip().lower() not in (
-                _FALSE_WORDS
-            )
+            enabled = env_enabled("ENABLE_FLOPS_COUNTER")
         self.timer = timer
         self.sample_step = int(sample_step)
         self.dtype = dtype
@@ -153,20 +136,20 @@ class FlopsCounter:
         """The counted step's FLOPs once counted, else None."""
         return sum(self._by_operator.values()) if self._regions else None
 
-    def count(self) -> _CountingRegion | _NullRegion:
+    def count(self) -> _CountingRegion | _NullRange:
         """The step region to count: `with counter.count():` around forward, backward and
         optimizer, every step. Free (a shared no-op) outside the sampled step."""
         if self._done:
-            return _NULL_REGION
+            return _NULL_RANGE
         step = self.timer.current_step
         step = 0 if step is None else step  # the timer's first step before any call
         if self._counting_step is None:
             if step < self.sample_step:
-                return _NULL_REGION
+                return _NULL_RANGE
             self._counting_step = step
         elif step != self._counting_step:
             self._finish()
-            return _NULL_REGION
+            return _NULL_RANGE
         return _CountingRegion(self)
 
     def close(self) -> None:

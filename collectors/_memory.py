@@ -10,9 +10,9 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
+from ._env import env_enabled
 from ._timer import MyTimer
 
-_FALSE_WORDS = {"0", "false", "no", "off"}
 _STATM = "/proc/self/statm"
 
 
@@ -177,9 +177,7 @@ class MemorySampler:
         source: CudaStatsSource | None = None,
     ) -> None:
         if enabled is None:
-            enabled = os.environ.get("ENABLE_MEMORY_SAMPLER", "1").strip().lower() not in (
-                _FALSE_WORDS
-            )
+            enabled = env_enabled("ENABLE_MEMORY_SAMPLER")
         self.enabled = bool(enabled) and timer.enabled
         self.timer = timer
         self.device = device

@@ -7,7 +7,6 @@ import atexit
 import bisect
 import fnmatch
 import json
-import os
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -15,10 +14,10 @@ from operator import itemgetter
 from time import perf_counter_ns
 from typing import Any
 
+from ._env import env_enabled
 from ._gpu_events import EventBackend, pick_event_backend
 from ._timer import MyTimer
 
-_FALSE_WORDS = {"0", "false", "no", "off"}
 SAMPLES_PER_BLOCK = 32  # per-call durations kept per module, phase and block of steps
 PHASES = ("fwd", "bwd")
 _NODE_STAMPS = "tb_perf.modules"  # key of our stamps in an autograd node's metadata
@@ -163,9 +162,7 @@ class ModuleProfiler:
         if max_depth is not None and max_depth < 0:
             raise ValueError(f"max_depth must be >= 0, not {max_depth}")
         if enabled is None:
-            enabled = os.environ.get("ENABLE_MODULE_PROFILER", "1").strip().lower() not in (
-                _FALSE_WORDS
-            )
+            enabled = env_enabled("ENABLE_MODULE_PROFILER")
         self.enabled = bool(enabled) and timer.enabled
         self.model = model
         self.timer = timer

@@ -19,15 +19,14 @@ instead of probing, and `BACKENDS` is the ordered list of probes `create_labeler
 from __future__ import annotations
 
 import functools
-import os
 import threading
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from ._env import switched_off
 from ._timer import _NULL_RANGE, _NullRange
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_FALSE_WORDS = {"0", "false", "no", "off"}
 
 
 class BackendUnavailable(RuntimeError):
@@ -285,9 +284,9 @@ def create_labeler(
         backend: use this backend instead of probing `BACKENDS` (tests, other tools).
     """
     if enabled is None:
-        value = os.environ.get("ENABLE_NVTX", "1")
-        if value.strip().lower() in _FALSE_WORDS:
-            return _OffLabeler(f"disabled by ENABLE_NVTX={value}", default_domain)
+        reason = switched_off("ENABLE_NVTX")
+        if reason is not None:
+            return _OffLabeler(reason, default_domain)
     elif not enabled:
         return _OffLabeler("disabled", default_domain)
     if backend is not None:

@@ -11,11 +11,11 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from ._env import env_enabled
 from ._timer import MyTimer
 from ._writer import RunWriter
 
 logger = logging.getLogger("tb_perf")
-_TRUE_WORDS = {"1", "true", "yes", "on"}
 PICKLE_PROTOCOL = 4  # protocol 5 (Python 3.14's default) breaks older snapshot readers
 
 
@@ -119,7 +119,7 @@ class MemorySnapshotter:
         if max_entries < 1:
             raise ValueError(f"max_entries must be >= 1, not {max_entries}")
         if enabled is None:
-            enabled = os.environ.get("ENABLE_MEMORY_SNAPSHOT", "").strip().lower() in _TRUE_WORDS
+            enabled = env_enabled("ENABLE_MEMORY_SNAPSHOT", default=False)
         self.max_entries = max_entries
         self.stacks = stacks
         self.dump_on_oom = dump_on_oom

@@ -6,17 +6,16 @@ from __future__ import annotations
 import atexit
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from ._env import env_enabled
 from ._memory import rss_reader
 from ._writer import RunWriter
 
 logger = logging.getLogger("tb_perf")
-_FALSE_WORDS = {"0", "false", "no", "off"}
 GPU_FIELDS = (
     "util", "mem_util", "mem_used", "mem_total", "power_w", "sm_clock_mhz", "temp_c", "pcie_tx",
     "pcie_rx",
@@ -160,9 +159,7 @@ class GpuTracker:
         if interval_s <= 0:
             raise ValueError(f"interval_s must be > 0, not {interval_s}")
         if enabled is None:
-            enabled = os.environ.get("ENABLE_GPU_TRACKER", "1").strip().lower() not in (
-                _FALSE_WORDS
-            )
+            enabled = env_enabled("ENABLE_GPU_TRACKER")
         self.enabled = bool(enabled)
         self.writer = writer
         self.interval_s = interval_s

@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._schedule import Schedule, WindowScheduler
-from ._timer import MyTimer
+from ._timer import MyTimer, _NullRange
 from ._writer import RunWriter
 
 logger = logging.getLogger(__name__)
@@ -47,16 +47,10 @@ _PROFILER_OPTIONS = {"cuda", "record_shapes", "with_stack", "profile_memory", "w
 _STAT_CATEGORIES = {"cpu_op": "cpu_op", "operator": "cpu_op", "kernel": "kernel"}
 
 
-class _NullTask:
+class _NullTask(_NullRange):
     """What an unlisted task type gets: a context manager (and start/stop) doing nothing."""
 
     __slots__ = ()
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc_info: object) -> None:
-        return None
 
     def start(self) -> None:
         pass

@@ -11,12 +11,12 @@ from collections.abc import Callable, Sequence
 from time import perf_counter_ns
 from typing import Any, TypeVar
 
+from ._env import env_enabled
 from ._gpu_events import EventBackend, pick_event_backend
 from ._mirror import Mirror, make_mirror
 from ._writer import RunWriter
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-_FALSE_WORDS = {"0", "false", "no", "off"}
 
 
 class TimerError(RuntimeError):
@@ -112,7 +112,7 @@ class MyTimer:
         # Chosen at creation, not by reassigning __class__ later: a reassigned instance loses
         # CPython's attribute-access specialization, which would slow every call.
         if enabled is None:
-            enabled = os.environ.get("ENABLE_TIMER", "1").strip().lower() not in _FALSE_WORDS
+            enabled = env_enabled("ENABLE_TIMER")
         return object.__new__(cls if enabled else _DisabledTimer)
 
     def __init__(

@@ -16,9 +16,10 @@ from typing import Any, NamedTuple
 import lightning
 from lightning.pytorch.profilers import Profiler
 
+from ._env import env_enabled
 from ._loader import SPAN_NAME as LOADER_SPAN
 from ._loader import loader_settings
-from ._timer import _FALSE_WORDS, MyTimer
+from ._timer import MyTimer
 from ._writer import RunWriter
 
 __all__ = ["ActionStats", "TbPerfProfiler"]
@@ -140,7 +141,7 @@ class TbPerfProfiler(Profiler):
             self._close_run()
         self._stats, self._step_ns, self._warned = {}, [], set()
         self._loader_recorded = False
-        if os.environ.get("ENABLE_TIMER", "1").strip().lower() in _FALSE_WORDS:
+        if not env_enabled("ENABLE_TIMER"):
             return
         stage_name = str(getattr(stage, "value", stage))
         self._trainer = _trainer_of(getattr(self, "_lightning_module", None))
