@@ -21,7 +21,7 @@ import numpy as np
 
 from ..errors import Unreadable
 from .kineto import DEVICE_KINDS, Kind, TraceMeta, TraceTables
-from .records import human_bytes
+from .records import check_size
 from .tables import build_trace_tables, intern
 
 READER_VERSION = 1
@@ -93,11 +93,7 @@ def read_events_csv(path: str, max_bytes: int) -> TraceTables:
     try:
         with open(path, encoding="utf-8-sig", newline="") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size > max_bytes:
-                raise Unreadable(
-                    f"{name} is {human_bytes(size)}, over the {human_bytes(max_bytes)} limit "
-                    "for one file (TB_PERF_MAX_FILE_MB raises it)"
-                )
+            check_size(name, size, max_bytes)
             return _parse(csv.reader(handle, strict=True), path)
     except UnicodeDecodeError as exc:
         raise Unreadable(f"{name}: not UTF-8 text (byte {exc.start})") from None

@@ -20,7 +20,7 @@ import re
 import pandas as pd
 
 from ..errors import Unreadable
-from .records import human_bytes
+from .records import check_size
 
 NCU_COLUMNS = [
     "id", "kernel", "grid", "block", "device", "duration_ns", "sm_throughput_pct",
@@ -81,11 +81,7 @@ def read_ncu_csv(path: str, max_bytes: int) -> pd.DataFrame:
     name = os.path.basename(path)
     try:
         size = os.path.getsize(path)
-        if size > max_bytes:
-            raise Unreadable(
-                f"{name} is {human_bytes(size)}, over the {human_bytes(max_bytes)} limit for "
-                "one Nsight Compute CSV (TB_PERF_MAX_FILE_MB raises it)"
-            )
+        check_size(name, size, max_bytes, "Nsight Compute CSV")
         with open(path, encoding="utf-8", errors="replace", newline="") as handle:
             lines = handle.read().splitlines()
     except OSError as exc:

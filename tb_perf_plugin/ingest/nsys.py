@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import Unreadable
 from .kineto import Kind, TraceMeta, TraceTables
-from .records import human_bytes
+from .records import check_size
 from .tables import build_trace_tables, intern
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -74,11 +74,7 @@ def read_nsys_sqlite(path: str, max_bytes: int) -> TraceTables:
             magic = handle.read(len(SQLITE_MAGIC))
     except OSError as exc:
         raise Unreadable(f"{name}: cannot read ({exc.strerror or exc})") from None
-    if size > max_bytes:
-        raise Unreadable(
-            f"{name} is {human_bytes(size)}, over the {human_bytes(max_bytes)} limit for one "
-            "Nsight Systems export (TB_PERF_MAX_FILE_MB raises it)"
-        )
+    check_size(name, size, max_bytes, "Nsight Systems export")
     if magic != SQLITE_MAGIC:
         raise Unreadable(f"{name}: not an SQLite database (starts with {magic[:16]!r})")
     quoted = urllib.parse.quote(os.path.abspath(path))

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Unreadable
-from .records import human_bytes
+from .records import check_size, human_bytes
 
 PROFILE_SUFFIXES = (".prof", ".pstats", ".cprofile")
 DEFAULT_TIMEOUT_S = 120.0
@@ -77,11 +77,7 @@ def read_python_profile(
     try:
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size > max_bytes:
-                raise Unreadable(
-                    f"{name} is {human_bytes(size)}, over the {human_bytes(max_bytes)} limit for "
-                    "one Python profile (TB_PERF_MAX_FILE_MB raises it)"
-                )
+            check_size(name, size, max_bytes, "Python profile")
             memory = memory_bytes or BASE_MEMORY_BYTES + MEMORY_PER_FILE_BYTE * size
             answer = _run_child(handle, name, max_bytes, memory, timeout_s)
     except OSError as exc:

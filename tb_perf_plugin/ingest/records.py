@@ -21,6 +21,15 @@ def human_bytes(n: int) -> str:
     return f"{n} B"
 
 
+def check_size(name: str, size: int, max_bytes: int, what: str = "file") -> None:
+    """Refuse a file over the per-file limit, saying how to raise it."""
+    if size > max_bytes:
+        raise Unreadable(
+            f"{name} is {human_bytes(size)}, over the {human_bytes(max_bytes)} limit for one "
+            f"{what} (TB_PERF_MAX_FILE_MB raises it)"
+        )
+
+
 @dataclass
 class LinesRead:
     """Records decoded from one JSON-lines file and what was wrong with the rest."""
@@ -66,12 +75,7 @@ def read_json_lines(
     reported. A last line without its newline is left unread: a live writer may be in the
     middle of it.
     """
-    size = os.path.getsize(path)
-    if size > max_bytes:
-        raise Unreadable(
-            f"{os.path.basename(path)} is {human_bytes(size)}, over the {human_bytes(max_bytes)} "
-            "limit for one file (TB_PERF_MAX_FILE_MB raises it)"
-        )
+    check_size(os.path.basename(path), os.path.getsize(path), max_bytes)
     with open(path, "rb") as handle:
         handle.seek(offset)
         data = handle.read(max_bytes)

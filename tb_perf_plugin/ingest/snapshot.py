@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Unreadable
-from .records import human_bytes
+from .records import check_size
 
 SNAPSHOT_SUFFIXES = (".pickle", ".pkl")
 # Trace actions torch writes (c10/cuda/CUDACachingAllocator.h, TraceEntry::Action); codes are
@@ -120,11 +120,7 @@ def read_snapshot(path: str, max_bytes: int) -> Snapshot:
         size = os.path.getsize(path)
     except OSError as exc:
         raise Unreadable(f"{name}: cannot be read ({exc.strerror or exc})") from None
-    if size > max_bytes:
-        raise Unreadable(
-            f"{name} is {human_bytes(size)}, over the {human_bytes(max_bytes)} limit for one "
-            "memory snapshot (TB_PERF_MAX_FILE_MB raises it)"
-        )
+    check_size(name, size, max_bytes, "memory snapshot")
     data = _load(path, name)
     try:
         return _tabulate(data, path, size)
