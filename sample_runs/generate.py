@@ -305,6 +305,36 @@ def worker_compiled(out_dir: Path) -> None:
     dist.destroy_process_group()
 
 
+def worker_pipeline(out_dir: Path) -> None:
+    """Text-to-image-style inference on each rank — a text encoder, a transformer denoiser run 4
+    times per prompt, a decoder — with only the denoiser (DIT) and decoder (VAE) stages
+    profiled through `profile_task` (as `PROFILE_TASK_TYPES=DIT,VAE` would select): each gets
+    traces of two invocations and per-operator statistics (the Tasks tab)."""
+    import torch
+
+    from collectors import MyTimer, RunWriter, TaskProfiler
+
+    torch.manual_seed(0)
+    text = torch.nn.Embedding(1000, 64)
+    dit = torch.nn.TransformerEncoderLayer(64, 4, 256, dropout=0.0, batch_first=True)
+    vae = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.GELU(), torch.nn.Linear(256, 48))
+    ops = r"^aten::(linear|addmm|bmm|_softmax|scaled_dot_product.*|gelu|layer_norm)$"
+    with RunWriter(out_dir) as writer, MyTimer(writer, gpu=False) as timer, torch.no_grad():
+        tasks = TaskProfiler(timer, types="DIT,VAE", ops=ops)
+        for prompt in range(6):
+            timer.set_step(prompt)
+            with timer.range("text_encoder"), tasks.task("TEXT"):
+                context = text(torch.randint(0, 1000, (4, 16)))
+            latent = torch.randn(4, 16, 64)
+            for _ in range(4):
+                with timer.range("denoise"), tasks.task("DIT"):
+                    latent = dit(latent + context)
+            with timer.range("decode"), tasks.task("VAE"):
+                vae(latent)
+        timer.step()
+        tasks.close()
+
+
 SCENARIOS = {
     # name: (world size, worker function); the run directory is sample_runs/ddp_<name>
     "slow_data": (2, worker_slow_data),
@@ -313,6 +343,7 @@ SCENARIOS = {
     "leak": (2, worker_leak),
     "fast_data": (2, worker_fast_data),
     "compiled": (2, worker_compiled),
+    "pipeline": (2, worker_pipeline),
 }
 
 

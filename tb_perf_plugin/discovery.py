@@ -18,6 +18,7 @@ PLUGIN_DIR = os.path.join("plugins", "tb_perf")
 IMPORTED_DIR = os.path.join(PLUGIN_DIR, "imported")
 LIVE_WINDOW_NS = 60 * 10**9  # a writer that wrote within this window and did not close is live
 _WRITER_FILE = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.([a-z_]+)\.(jsonl|json)$")
+_TASK_SUMMARY = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.task-[A-Za-z0-9_-]+\.summary\.json$")
 _TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
 _WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
 
@@ -29,6 +30,7 @@ class WriterFiles:
     prefix: str
     rank: int
     files: dict[str, str] = field(default_factory=dict)  # kind ("meta", "timer", ...) -> path
+    task_summaries: list[str] = field(default_factory=list)  # profile_task's, one per task type
     meta: RankMeta | None = None
     meta_error: str | None = None
     updated_ns: int = 0
@@ -109,6 +111,7 @@ class Run:
     @property
     def sources(self) -> list[str]:
         kinds = {kind for w in self.writers for kind in w.files if kind != "meta"}
+        kinds |= {"tasks" for w in self.writers if w.task_summaries}
         imported = {f.kind for f in self.imported if f.kind is not None}
         return (
             (["tfevents"] if self.tfevents else [])
@@ -129,7 +132,8 @@ class Run:
 
     def signature(self) -> tuple:
         """Changes whenever a file of the run changes (the cache key of its tables)."""
-        paths = [p for w in self.writers for p in sorted(w.files.values())] + self.traces
+        paths = [p for w in self.writers for p in [*sorted(w.files.values()), *w.task_summaries]]
+        paths += self.traces
         paths += [f.path for f in self.imported]
         return tuple((path, *_size_mtime(path)) for path in paths)
 
@@ -241,12 +245,17 @@ def _enclosing_run(runs: dict[str, Run], name: str) -> Run | None:
 def _writer_files(plugin_dir: str) -> list[WriterFiles]:
     writers: dict[str, WriterFiles] = {}
     for entry in sorted(os.listdir(plugin_dir)):
+        path = os.path.join(plugin_dir, entry)
+        task = _TASK_SUMMARY.match(entry)
+        if task is not None:
+            writers.setdefault(task[1], WriterFiles(task[1], int(task[2])))
+            writers[task[1]].task_summaries.append(path)
+            continue
         match = _WRITER_FILE.match(entry)
         if match is None:
             continue
         prefix, rank, kind, _ = match.groups()
         writer = writers.setdefault(prefix, WriterFiles(prefix, int(rank)))
-        path = os.path.join(plugin_dir, entry)
         writer.files[kind] = path
         writer.updated_ns = max(writer.updated_ns, _size_mtime(path)[1])
     for writer in writers.values():

@@ -74,6 +74,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/operators": self._serve_operators,
             "/kernels": self._serve_kernels,
             "/python": self._serve_python,
+            "/tasks": self._serve_tasks,
             "/modules": self._serve_modules,
             "/module_steps": self._serve_module_steps,
             "/memory": self._serve_memory,
@@ -203,6 +204,11 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             args.get("run"), args.get("rank"), args.get("sort"), args.get("q"), args.get("limit")
         )
         return _respond(request, body)
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_tasks(self, request: wrappers.Request) -> wrappers.Response:
+        return _respond(request, self._service.tasks(request.args.get("run")))
 
     @wrappers.Request.application
     @_json_route

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import numpy as np
 import pandas as pd
 
@@ -65,6 +66,7 @@ from .ingest.cache import TraceCache
 from .ingest.imported import FileKind
 from .ingest.python_profile import is_python_profile_name
 from .ingest.snapshot import Snapshot, read_snapshot
+from .ingest.tasks import read_task_summary
 from .run_tables import (
     RunAnalysis,
     RunTables,
@@ -563,6 +565,27 @@ class RunService:
             "devices": devices,
             "ncu": ncu,
         }
+
+    def tasks(self, run_name: str | None) -> dict[str, Any]:
+        """profile_task's summaries of the run: per task type and rank, the traced invocations
+        and the selected operators' statistics (docs/HTTP_API.md). Small files, read per call."""
+        run = self.find_run(run_name)
+        tasks, warnings = [], []
+        for writer in run.writers:
+            for path in writer.task_summaries:
+                try:
+                    summary = read_task_summary(path, self.max_file_bytes)
+                except Unreadable as exc:
+                    warnings.append(f"rank {writer.rank}: {exc.message}")
+                    continue
+                body = msgspec.structs.asdict(summary)
+                for key in ("schema", "version", "prefix"):
+                    body.pop(key)
+                body["invocations"] = [msgspec.to_builtins(i) for i in summary.invocations]
+                body["operators"] = [msgspec.to_builtins(o) for o in summary.operators]
+                tasks.append({**body, "rank": writer.rank, "file": _relative(run, path)})
+        tasks.sort(key=lambda task: (task["task_type"].lower(), task["rank"]))
+        return {"run": run.name, "tasks": tasks, "warnings": warnings}
 
     def python(
         self,

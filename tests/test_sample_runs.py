@@ -138,3 +138,19 @@ def test_compiled_run_has_recompilations_mfu_and_an_imported_python_profile():
     ]
     python = service.python("ddp_compiled", wait_s=None)
     assert [f["rank"] for f in python["files"]] == [0] and python["functions"]
+
+
+def test_pipeline_run_profiles_only_the_listed_stages():
+    """ddp_pipeline: DIT (4 calls a prompt) and VAE (1) are profiled, TEXT is not; two
+    invocations of each are traced per rank after the skipped first one."""
+    tasks = RunService(str(SAMPLE_RUNS)).tasks("ddp_pipeline")
+    assert tasks["warnings"] == []
+    assert [(t["task_type"], t["rank"]) for t in tasks["tasks"]] == [
+        ("DIT", 0), ("DIT", 1), ("VAE", 0), ("VAE", 1),
+    ]  # fmt: skip
+    for task in tasks["tasks"]:
+        assert task["invocations_seen"] == (24 if task["task_type"] == "DIT" else 6)
+        assert [i["index"] for i in task["invocations"]] == [1, 2]
+        assert {"aten::linear", "aten::addmm"} <= {o["name"] for o in task["operators"]}
+    data = SAMPLE_RUNS / "ddp_pipeline" / "plugins" / "tb_perf"
+    assert not list(data.glob("*TEXT*"))

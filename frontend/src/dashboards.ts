@@ -9,6 +9,7 @@ import { gpuDashboard } from "./gpu/dashboard";
 import { memoryDashboard } from "./memory/dashboard";
 import { overviewDashboard } from "./overview";
 import { pythonDashboard } from "./python/dashboard";
+import { tasksDashboard } from "./tasks/dashboard";
 import { timelineDashboard } from "./timeline/dashboard";
 
 export const DASHBOARDS: readonly Dashboard[] = [
@@ -18,6 +19,7 @@ export const DASHBOARDS: readonly Dashboard[] = [
   kernelsDashboard,
   modulesDashboard,
   pythonDashboard,
+  tasksDashboard,
   memoryDashboard,
   gpuDashboard,
   compareDashboard,
