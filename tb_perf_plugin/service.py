@@ -11,6 +11,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import os
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -160,12 +161,27 @@ class _Job:
         self.done_bytes += n
 
 
+_INTEGER = re.compile(r"\s*-?[0-9]{1,19}\s*")  # ASCII digits, within int64's digits
+
+
+def _integer(value: str | None) -> int | None:
+    """`value` as an integer if it is one written in ASCII digits, else None (`str.isdigit`
+    admits '²' and '٣', which `int` refuses or reads as digits nobody typed)."""
+    return int(value) if value is not None and _INTEGER.fullmatch(value) else None
+
+
+def _shown(value: str) -> str:
+    """A parameter's value as error messages quote it: bounded, whatever the client sent."""
+    return repr(value if len(value) <= 80 else value[:80] + "...")
+
+
 def _int_param(
     value: str | None, name: str, low: int | None = None, high: int | None = None
 ) -> int:
-    if value is None or not value.strip().lstrip("-").isdigit():
-        raise InvalidArgument(f"the {name!r} parameter must be an integer (got {value!r})")
-    number = int(value)
+    number = _integer(value)
+    if number is None:
+        got = "nothing" if value is None else _shown(value)
+        raise InvalidArgument(f"the {name!r} parameter must be an integer (got {got})")
     if (low is not None and number < low) or (high is not None and number > high):
         raise InvalidArgument(f"{name}={number} is outside [{low}, {high}]")
     return number
@@ -176,9 +192,10 @@ def _rank_set(value: str | None, valid: list[int]) -> set[int] | None:
         return None
     ranks = set()
     for part in value.split(","):
-        if not part.strip().isdigit() or int(part) not in valid:
-            raise InvalidArgument(f"rank {part!r} is not a rank of this run (ranks: {valid})")
-        ranks.add(int(part))
+        rank = _integer(part)
+        if rank not in valid:
+            raise InvalidArgument(f"rank {_shown(part)} is not a rank of this run (ranks: {valid})")
+        ranks.add(rank)
     return ranks
 
 
@@ -245,9 +262,10 @@ class RunService:
     def parse_rank(valid: list[int], rank: str | None) -> int | None:
         if rank is None or rank == "":
             return None
-        if not rank.strip().lstrip("-").isdigit() or int(rank) not in valid:
-            raise InvalidArgument(f"rank {rank!r} is not a rank of this run (ranks: {valid})")
-        return int(rank)
+        number = _integer(rank)
+        if number not in valid:
+            raise InvalidArgument(f"rank {_shown(rank)} is not a rank of this run (ranks: {valid})")
+        return number
 
     # --- jobs --------------------------------------------------------------------------------
 
@@ -337,8 +355,8 @@ class RunService:
         self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
     ) -> dict[str, Any] | Progress:
         run = self.find_run(run_name)
-        if rank and not rank.strip().isdigit():
-            raise InvalidArgument(f"rank {rank!r} is not an integer")
+        if rank and _integer(rank) is None:
+            raise InvalidArgument(f"rank {_shown(rank)} is not an integer")
         tables = self.tables(run, self._wait(wait_s))
         if isinstance(tables, Progress):
             return tables
