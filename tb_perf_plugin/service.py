@@ -170,8 +170,10 @@ def _integer(value: str | None) -> int | None:
     return int(value) if value is not None and _INTEGER.fullmatch(value) else None
 
 
-def _shown(value: str) -> str:
+def _shown(value: str | None) -> str:
     """A parameter's value as error messages quote it: bounded, whatever the client sent."""
+    if value is None:
+        return "nothing"
     return repr(value if len(value) <= 80 else value[:80] + "...")
 
 
@@ -180,8 +182,7 @@ def _int_param(
 ) -> int:
     number = _integer(value)
     if number is None:
-        got = "nothing" if value is None else _shown(value)
-        raise InvalidArgument(f"the {name!r} parameter must be an integer (got {got})")
+        raise InvalidArgument(f"the {name!r} parameter must be an integer (got {_shown(value)})")
     if (low is not None and number < low) or (high is not None and number > high):
         raise InvalidArgument(f"{name}={number} is outside [{low}, {high}]")
     return number
@@ -255,7 +256,7 @@ class RunService:
         if run is None or not os.path.isdir(run.path):  # new since, or removed since, discovery
             run = self.discover(force=True).get(name)
         if run is None:
-            raise NotFound(f"no run named {name!r} under the logdir")
+            raise NotFound(f"no run named {_shown(name)} under the logdir")
         return run
 
     @staticmethod
@@ -442,7 +443,9 @@ class RunService:
     ) -> dict[str, Any] | Progress:
         """Per operator: calls, host and device self/total time (docs/ANALYSIS.md)."""
         if group_by not in (None, "", "name", "input_dims"):
-            raise InvalidArgument(f"group_by must be 'name' or 'input_dims', not {group_by!r}")
+            raise InvalidArgument(
+                f"group_by must be 'name' or 'input_dims', not {_shown(group_by)}"
+            )
         count = _int_param(limit, "limit", 1, MAX_OPERATOR_ROWS) if limit else MAX_OPERATOR_ROWS
         run, analysis, selected = self._analysis_and_rank(run_name, rank, wait_s)
         if isinstance(analysis, Progress):
@@ -515,13 +518,15 @@ class RunService:
         if path is None:
             raise InvalidArgument("the 'path' parameter is required")
         if phase not in (*PHASES, TOTAL):
-            raise InvalidArgument(f"phase must be one of forward, backward, total, not {phase!r}")
+            raise InvalidArgument(
+                f"phase must be one of forward, backward, total, not {_shown(phase)}"
+            )
         run, data, selected, _ = self._modules_and_rank(run_name, rank, wait_s)
         if isinstance(data, Progress):
             return data
         node = data.node(path)
         if node is None:
-            raise NotFound(f"no module {path!r} in run {run.name!r}")
+            raise NotFound(f"no module {_shown(path)} in run {run.name!r}")
         return {
             "run": run.name,
             "rank": selected,
@@ -618,7 +623,9 @@ class RunService:
         cumulative time, per call and as a share of the profiles' total; the files' totals
         (docs/HTTP_API.md)."""
         if sort not in (None, "", *PYTHON_SORTS):
-            raise InvalidArgument(f"sort must be one of {', '.join(PYTHON_SORTS)}, not {sort!r}")
+            raise InvalidArgument(
+                f"sort must be one of {', '.join(PYTHON_SORTS)}, not {_shown(sort)}"
+            )
         key = sort or "self_ns"
         count = _int_param(limit, "limit", 1, MAX_PYTHON_ROWS) if limit else MAX_OPERATOR_ROWS
         run = self.find_run(run_name)
@@ -819,7 +826,7 @@ class RunService:
             raise InvalidArgument("the 'file' parameter is required")
         path = next((p for p in run.snapshots if _relative(run, p) == file), None)
         if path is None:
-            raise NotFound(f"no memory snapshot {file!r} in run {run.name!r}")
+            raise NotFound(f"no memory snapshot {_shown(file)} in run {run.name!r}")
         version = _file_version(path)
         result = self._result(
             run, f"snapshot:{file}", (path, *version), max(version[0], 0),
