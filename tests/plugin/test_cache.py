@@ -1,5 +1,6 @@
 import logging
 import os
+import shutil
 
 import numpy as np
 import pytest
@@ -9,6 +10,8 @@ from tb_perf_plugin.ingest import events_csv
 from tb_perf_plugin.ingest.cache import TraceCache, cache_key, ingest_to_cache
 from tb_perf_plugin.ingest.imported import FileKind
 from tb_perf_plugin.ingest.kineto import read_trace
+from tb_perf_plugin.service import RunService
+from tests.conftest import REPO
 
 TRACE = (
     "traces/facebookresearch__HolisticTraceAnalysis/tests/data/nccl_parser_config/nccl_data.json.gz"
@@ -78,3 +81,31 @@ def test_imported_timelines_are_cached_by_kind_and_reader_version(tmp_path, monk
     assert isinstance(warm.slices["start"], np.memmap) and warm.names == ["step"]
     monkeypatch.setattr(events_csv, "READER_VERSION", events_csv.READER_VERSION + 1)
     assert cache_key(str(events), FileKind.EVENTS) != key  # a new reader misses
+
+
+@pytest.mark.parametrize("blocked", ["a-file", "under-a-file/cache"])
+def test_service_on_an_unwritable_cache_answers_with_one_warning(
+    tmp_path, caplog, monkeypatch, blocked
+):
+    """TB_PERF_CACHE_DIR naming a file (or a folder under one, which no user can create):
+    the traced demo run still loads and every trace view answers, parsed in memory; one
+    warning for the whole service, however many files and requests."""
+    (tmp_path / blocked.split("/")[0]).write_text("not a folder")
+    monkeypatch.setenv("TB_PERF_CACHE_DIR", str(tmp_path / blocked))
+    monkeypatch.setattr(cache_module.TraceCache, "_warned_unwritable", False)
+    shutil.copytree(REPO / "sample_runs" / "ddp_traced", tmp_path / "logs" / "ddp_traced")
+    service = RunService(str(tmp_path / "logs"), inline_wait_s=120, executor="thread")
+    try:
+        with caplog.at_level(logging.WARNING):
+            summary = service.summary("ddp_traced")
+            meta = service.timeline_meta("ddp_traced")
+            operators = service.operators("ddp_traced")
+            service.trace_cache.load(service.find_run("ddp_traced").traces[0])
+    finally:
+        service.close()
+    assert summary["run"] == "ddp_traced" and meta["events"] > 0 and operators["rows"]
+    assert len(service.find_run("ddp_traced").traces) == 4
+    warnings = [r for r in caplog.records if "not writable" in r.getMessage()]
+    assert len(warnings) == 1, [r.getMessage() for r in caplog.records]
+    assert str(tmp_path / blocked) in warnings[0].getMessage()
+    assert not (tmp_path / "a-file").is_dir()
