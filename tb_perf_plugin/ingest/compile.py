@@ -9,7 +9,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from .records import read_appended
+from .records import Int64, read_appended
 
 SCHEMA = "tb_perf.compile"
 COUNT_COLUMNS = ["compile_ns", "frames", "graphs", "graph_breaks", "recompiles", "limit_hits"]
@@ -17,15 +17,15 @@ COMPILE_COLUMNS = ["step", "t", *COUNT_COLUMNS, "break_reasons", "recompile_reas
 
 
 class CompileRecord(msgspec.Struct, tag_field="k", tag="compile"):
-    step: int
-    t: int
-    compile_ns: int = 0
-    frames: int = 0
-    graphs: int = 0
-    graph_breaks: int = 0
-    recompiles: int = 0
-    limit_hits: int = 0
-    break_reasons: list[tuple[str, int]] = []  # (reason, graph breaks) in this step
+    step: Int64
+    t: Int64
+    compile_ns: Int64 = 0
+    frames: Int64 = 0
+    graphs: Int64 = 0
+    graph_breaks: Int64 = 0
+    recompiles: Int64 = 0
+    limit_hits: Int64 = 0
+    break_reasons: list[tuple[str, Int64]] = []  # (reason, graph breaks) in this step
     recompile_reasons: list[tuple[str, str]] = []  # (function, reason), one per recompile
 
 

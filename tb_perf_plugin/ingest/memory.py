@@ -14,7 +14,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from .records import read_appended
+from .records import Int64, read_appended
 
 MEMORY_SCHEMA = "tb_perf.memory"
 SYSTEM_SCHEMA = "tb_perf.system"
@@ -29,19 +29,19 @@ GPU_COLUMNS = ["t", "index", *GPU_VALUES]
 
 
 class MemRecord(msgspec.Struct, tag_field="k", tag="mem"):
-    step: int
-    t: int
+    step: Int64
+    t: Int64
     device: str = "cpu"
-    allocated: int | None = None
-    reserved: int | None = None
-    peak: int | None = None
-    retries: int | None = None
-    ooms: int | None = None
-    rss: int | None = None
+    allocated: Int64 | None = None
+    reserved: Int64 | None = None
+    peak: Int64 | None = None
+    retries: Int64 | None = None
+    ooms: Int64 | None = None
+    rss: Int64 | None = None
 
 
 class GpuSample(msgspec.Struct):
-    index: int
+    index: Int64
     util: float | None = None
     mem_util: float | None = None
     mem_used: float | None = None
@@ -54,9 +54,9 @@ class GpuSample(msgspec.Struct):
 
 
 class SysRecord(msgspec.Struct, tag_field="k", tag="sys"):
-    t: int
+    t: Int64
     cpu_pct: float | None = None
-    rss: int | None = None
+    rss: Int64 | None = None
     gpus: list[GpuSample] = []
 
 

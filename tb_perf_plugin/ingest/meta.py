@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from ..errors import Unreadable
-from .records import SUPPORTED_VERSION
+from .records import SUPPORTED_VERSION, Int64
 
 SCHEMA = "tb_perf.meta"
 MAX_META_BYTES = 1 << 20
@@ -86,12 +86,12 @@ _LENIENT_SECTIONS = {"flops": FlopsInfo, "compile": CompileSettings}
 class RankMeta(msgspec.Struct):
     """The fields the plugin uses; the file may hold more (they are ignored)."""
 
-    rank: int
-    world_size: int
+    rank: Int64
+    world_size: Int64
     host: str
-    pid: int
-    started_unix_ns: int
-    closed_unix_ns: int | None = None
+    pid: Int64
+    started_unix_ns: Int64
+    closed_unix_ns: Int64 | None = None
     clock_sync: dict[str, Any] | None = None
     dataloader: dict[str, Any] | None = None  # collectors.timed_loader's loader settings
     modules: ModuleSettings | None = None  # absent unless ModuleProfiler ran
@@ -110,7 +110,7 @@ def read_meta(path: str) -> RankMeta:
         data = handle.read()
     try:
         doc = msgspec.json.decode(data)
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise Unreadable(f"{name}: not valid JSON ({exc})") from None
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise Unreadable(f"{name}: not a {SCHEMA} file")

@@ -11,7 +11,7 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from .records import read_appended
+from .records import Int64, read_appended
 
 RECORD_COLUMNS = {
     "modules": ["rank", "writer", "id", "path", "type", "parent", "params"],
@@ -53,29 +53,29 @@ MODULES_SCHEMA = "tb_perf.modules"
 
 
 class _ModuleRecord(msgspec.Struct, tag_field="k", tag="module"):
-    id: int
+    id: Int64
     path: str
     type: str
-    parent: int
-    params: int
+    parent: Int64
+    params: Int64
 
 
 class _CallsRecord(msgspec.Struct, tag_field="k", tag="calls"):
-    step: int
-    last_step: int
-    fwd: list[tuple[int, int, int, int, list[int]]] = []
-    bwd: list[tuple[int, int, int, int, list[int]]] = []
+    step: Int64
+    last_step: Int64
+    fwd: list[tuple[Int64, Int64, Int64, Int64, list[Int64]]] = []
+    bwd: list[tuple[Int64, Int64, Int64, Int64, list[Int64]]] = []
 
 
 class _ModuleGpuRecord(msgspec.Struct, tag_field="k", tag="mgpu"):
-    step: int
-    last_step: int
-    fwd: list[tuple[int, int]] = []
-    bwd: list[tuple[int, int]] = []
+    step: Int64
+    last_step: Int64
+    fwd: list[tuple[Int64, Int64]] = []
+    bwd: list[tuple[Int64, Int64]] = []
 
 
 class _ShapesRecord(msgspec.Struct, tag_field="k", tag="shapes"):
-    id: int
+    id: Int64
     inputs: Any = None
     output: Any = None
 

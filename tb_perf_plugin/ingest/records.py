@@ -3,15 +3,25 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
 import msgspec
 
 from ..errors import Unreadable
 
 SUPPORTED_VERSION = 1
+# Record integers become int64 columns: a value outside int64 makes its line malformed instead
+# of failing the whole file when the columns are built.
+Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+# `\udcff`-style escapes of lone surrogates: valid JSON text (Python's json writes them for
+# names decoded with surrogateescape), but refused by msgspec; read as U+FFFD instead
+_LONE_SURROGATE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
 
 
 def human_bytes(n: int) -> str:
@@ -46,7 +56,7 @@ def read_header(first_line: bytes, path: str, schema: str) -> None:
     name = os.path.basename(path)
     try:
         header = msgspec.json.decode(first_line)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         raise Unreadable(f"{name}: the first line is not a JSON header") from None
     if not isinstance(header, dict) or header.get("schema") != schema:
         raise Unreadable(f"{name}: not a {schema} file (header {first_line[:80]!r})")
@@ -95,7 +105,7 @@ def read_json_lines(
     try:
         records = decoder.decode_lines(body)
         skipped: list[str] = []
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, RecursionError):  # ValidationError is a DecodeError
         records, skipped = _decode_line_by_line(body, decoder, known_kinds)
     return LinesRead(records, offset + end, truncated_tail=end < len(data), skipped=skipped)
 
@@ -141,14 +151,26 @@ def _decode_line_by_line(
         if not line.strip():
             continue
         try:
-            records.append(decoder.decode(line))
+            records.append(_decode_line(line, decoder))
         except msgspec.ValidationError:
             try:
                 kind = msgspec.json.decode(line).get("k")
-            except (msgspec.DecodeError, AttributeError):
+            except (msgspec.DecodeError, AttributeError, RecursionError):
                 kind = None
             if not isinstance(kind, str) or kind in known_kinds:
                 bad_lines += 1  # not a record, or a kind we know with wrong fields
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             bad_lines += 1
     return records, ([f"{bad_lines} malformed line(s) skipped"] if bad_lines else [])
+
+
+def _decode_line(line: bytes, decoder: msgspec.json.Decoder) -> Any:
+    """One record; escapes of lone surrogates (which msgspec refuses) are read as U+FFFD."""
+    try:
+        return decoder.decode(line)
+    except msgspec.ValidationError:
+        raise
+    except msgspec.DecodeError:
+        if b"\\u" not in line:
+            raise
+        return decoder.decode(_LONE_SURROGATE.sub(rb"\\ufffd", line))

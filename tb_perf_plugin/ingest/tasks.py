@@ -8,42 +8,42 @@ import os
 import msgspec
 
 from ..errors import Unreadable
-from .records import check_size
+from .records import Int64, check_size
 
 SCHEMA = "tb_perf.task_summary"
 VERSION = 1
 
 
 class Invocation(msgspec.Struct, omit_defaults=True):
-    index: int
+    index: Int64
     file: str | None = None
-    duration_ns: int | None = None
+    duration_ns: Int64 | None = None
     error: str | None = None
 
 
 class OperatorStats(msgspec.Struct):
     name: str
     category: str
-    count: int
-    total_ns: int
-    mean_ns: int
-    median_ns: int
-    std_ns: int
-    min_ns: int
-    max_ns: int
+    count: Int64
+    total_ns: Int64
+    mean_ns: Int64
+    median_ns: Int64
+    std_ns: Int64
+    min_ns: Int64
+    max_ns: Int64
 
 
 class TaskSummary(msgspec.Struct):
     schema: str
-    version: int
+    version: Int64
     task_type: str
-    rank: int
+    rank: Int64
     prefix: str
     ops_pattern: str = ""
-    invocations_seen: int = 0
+    invocations_seen: Int64 = 0
     invocations: list[Invocation] = []
     operators: list[OperatorStats] = []
-    world_size: int | None = None
+    world_size: Int64 | None = None
 
 
 _DECODER = msgspec.json.Decoder(TaskSummary)
@@ -60,7 +60,7 @@ def read_task_summary(path: str, max_bytes: int) -> TaskSummary:
         raise Unreadable(f"{name}: cannot be read ({exc.strerror or exc})") from None
     try:
         summary = _DECODER.decode(data)
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise Unreadable(f"{name}: not a task summary ({exc})") from None
     if (summary.schema, summary.version) != (SCHEMA, VERSION):
         raise Unreadable(

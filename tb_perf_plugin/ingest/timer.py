@@ -9,30 +9,30 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from .records import read_appended
+from .records import Int64, read_appended
 
 SCHEMA = "tb_perf.timer"
 
 
 class SpanRecord(msgspec.Struct, tag_field="k", tag="span"):
-    id: int
-    parent: int
+    id: Int64
+    parent: Int64
     name: str
-    step: int
-    t0: int
-    t1: int
+    step: Int64
+    t0: Int64
+    t1: Int64
 
 
 class StepRecord(msgspec.Struct, tag_field="k", tag="step"):
-    step: int
-    t0: int
-    t1: int
+    step: Int64
+    t0: Int64
+    t1: Int64
 
 
 class GpuRecord(msgspec.Struct, tag_field="k", tag="gpu"):
-    step: int
-    span: int
-    gpu_ns: int
+    step: Int64
+    span: Int64
+    gpu_ns: Int64
 
 
 _DECODER = msgspec.json.Decoder(SpanRecord | StepRecord | GpuRecord)
