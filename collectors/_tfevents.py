@@ -7,6 +7,7 @@ unlike torch.utils.tensorboard.SummaryWriter. Each record is flushed to the OS i
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import struct
@@ -81,6 +82,8 @@ class TfEventsWriter:
             + data
             + struct.pack("<I", _masked_crc32c(data))
         )
+        if os.fstat(self._file.fileno()).st_nlink == 0:  # unlinked: the run was deleted
+            raise FileNotFoundError(errno.ENOENT, "run directory deleted", self.path)
         self._file.write(record)
 
     def add_scalar(self, tag: str, value: float, step: int, wall_time: float | None = None) -> None:

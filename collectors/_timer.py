@@ -144,6 +144,7 @@ class MyTimer:
         self._step_set_explicitly = False
         self._ended_step: int | None = None
         self._closed = False
+        self._write_failed = False  # the file could not be written: spans are dropped since
         if flush_every_steps < 1:
             raise ValueError(f"flush_every_steps must be >= 1, not {flush_every_steps}")
         self._flush_every_steps = flush_every_steps
@@ -336,6 +337,12 @@ class MyTimer:
 
     def flush(self) -> None:
         """Write the spans finished so far and the GPU times that are ready."""
+        if self._write_failed:  # turned off: training goes on, nothing piles up
+            self._spans.clear()
+            self._pending_gpu.clear()
+            self._steps_unflushed = 0
+            self._file.flush()  # drops the step lines
+            return
         append = self._file.append
         to_unix = self._to_unix
         quoted = self._quoted_names
@@ -351,7 +358,20 @@ class MyTimer:
         self._steps_unflushed = 0
         if self._pending_gpu:
             self._write_ready_gpu_times(wait=False)
-        self._file.flush()
+        self._write_file()
+
+    def _write_file(self) -> None:
+        """Write the file; if it cannot be written (full disk, run directory deleted), warn
+        once and stop writing instead of failing the training step."""
+        try:
+            self._file.flush()
+        except (OSError, ValueError) as exc:  # ValueError: the writer was closed first
+            self._write_failed = True
+            warnings.warn(
+                f"MyTimer stopped: cannot write {self._file.path}: {exc}; training goes on",
+                RuntimeWarning,
+                stacklevel=4,
+            )
 
     def _write_ready_gpu_times(self, wait: bool) -> None:
         events = self._events
@@ -383,7 +403,7 @@ class MyTimer:
             self._add_step_time_scalar(perf_counter_ns(), self._scalar_steps.pop())
         if self._pending_gpu:
             self._write_ready_gpu_times(wait=True)
-            self._file.flush()
+            self._write_file()
         if self._owns_writer:
             self.writer.close()
         atexit.unregister(self.close)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
+import errno
 import json
 import os
 import platform
@@ -10,6 +12,7 @@ import re
 import socket
 import sys
 import threading
+import warnings
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -28,13 +31,21 @@ def _safe_host(host: str) -> str:
 
 
 class RecordFile:
-    """An append-only JSON-lines file; lines reach the OS only at `flush()` (a step boundary)."""
+    """An append-only JSON-lines file; lines reach the OS only at `flush()` (a step boundary).
+
+    A write that fails (full disk, file size limit) is cut back to the last whole line and
+    raised once; the file then drops what it is given, so it never holds a torn or spliced
+    line. A file whose run directory was deleted raises FileNotFoundError rather than fill a
+    file no one can see.
+    """
 
     def __init__(self, path: Path, schema: str) -> None:
         self.path = path
         self._file = open(path, "ab", buffering=0)
+        self._size = self._file.tell()  # of the whole lines written: where a failed write is cut
         self._pending: list[str] = []
-        if self._file.tell() == 0:
+        self.error: OSError | None = None  # the write that failed; nothing is written after it
+        if self._size == 0:
             self._pending.append(json.dumps({"schema": schema, "version": FORMAT_VERSION}) + "\n")
 
     def append(self, line: str) -> None:
@@ -42,14 +53,31 @@ class RecordFile:
         self._pending.append(line)
 
     def flush(self) -> None:
-        if self._pending:
-            data = "".join(self._pending).encode()
-            self._pending.clear()
-            self._file.write(data)  # unbuffered: one write() system call
+        if not self._pending:
+            return
+        data = "".join(self._pending).encode()
+        self._pending.clear()
+        if self.error is not None:
+            return  # raised once already: its owner has turned itself off
+        written = 0
+        try:
+            if os.fstat(self._file.fileno()).st_nlink == 0:  # unlinked: the run was deleted
+                raise FileNotFoundError(errno.ENOENT, "run directory deleted", str(self.path))
+            while written < len(data):  # one write() system call, unless the disk fills up
+                written += self._file.write(data[written:])
+        except OSError as exc:
+            self.error = exc
+            if written:
+                with contextlib.suppress(OSError):  # /dev/full and pipes cannot be truncated
+                    os.ftruncate(self._file.fileno(), self._size)
+            raise
+        self._size += written
 
     def close(self) -> None:
-        self.flush()
-        self._file.close()
+        try:
+            self.flush()
+        finally:
+            self._file.close()
 
 
 class RunWriter:
@@ -112,6 +140,7 @@ class RunWriter:
         self._files: dict[str, RecordFile] = {}
         self._scalars = TfEventsWriter(self.run_dir) if info.rank == scalars_rank else None
         self._closed = False
+        self._write_failed = False  # this writer's own writes failed once: warned
         self._write_metadata()
         atexit.register(self.close)
 
@@ -155,7 +184,13 @@ class RunWriter:
     def add_scalar(self, tag: str, value: float, step: int) -> None:
         """Write a scalar under `tb_perf/<tag>` (on the scalars rank only; a no-op elsewhere)."""
         if self._scalars is not None and not self._closed:
-            self._scalars.add_scalar(SCALAR_TAG_PREFIX + tag, value, step)
+            try:
+                self._scalars.add_scalar(SCALAR_TAG_PREFIX + tag, value, step)
+            except OSError as exc:  # no more scalars; the timer files still hold every step
+                scalars, self._scalars = self._scalars, None
+                with contextlib.suppress(OSError):
+                    scalars.close()
+                self._warn_once(os.path.basename(scalars.path), exc)
 
     def update_metadata(self, **fields: Any) -> None:
         """Merge fields into this rank's metadata file (rewritten atomically)."""
@@ -166,8 +201,24 @@ class RunWriter:
     def _write_metadata(self) -> None:
         path = self.data_dir / f"{self.file_prefix}.meta.json"
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(self._metadata, default=str))
-        os.replace(tmp, path)
+        try:
+            tmp.write_text(json.dumps(self._metadata, default=str))
+            os.replace(tmp, path)
+        except OSError as exc:  # the previous metadata file stays whole; tried again next time
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            self._warn_once(path.name, exc)
+
+    def _warn_once(self, name: str, exc: OSError) -> None:
+        """The first failure of the writer's own writes (metadata, scalars, a record file's
+        last lines at close) is a warning, never an error: training goes on."""
+        if not self._write_failed:
+            self._write_failed = True
+            warnings.warn(
+                f"RunWriter: cannot write {name} of run {self.run_dir}: {exc}; training goes on",
+                RuntimeWarning,
+                stacklevel=4,
+            )
 
     def flush(self) -> None:
         with self._lock:
@@ -181,7 +232,10 @@ class RunWriter:
                 return
             self._closed = True
             for record_file in self._files.values():
-                record_file.close()
+                try:
+                    record_file.close()
+                except OSError as exc:  # lines of a collector that was never closed
+                    self._warn_once(record_file.path.name, exc)
             if self._scalars is not None:
                 self._scalars.close()
             self._metadata["closed_unix_ns"] = self.clock.now_unix_ns()
