@@ -68,6 +68,7 @@ from .ingest.imported import FileKind
 from .ingest.python_profile import is_python_profile_name
 from .ingest.snapshot import Snapshot, read_snapshot
 from .ingest.tasks import read_task_summary
+from .remote import RemoteMirror, is_remote
 from .run_tables import (
     RunAnalysis,
     RunTables,
@@ -212,6 +213,8 @@ class RunService:
         cache_dir: str | None = None,
     ) -> None:
         self.logdir = logdir
+        # a remote (fsspec URL) logdir is analysed through a local copy of its run files
+        self.mirror = RemoteMirror(logdir) if is_remote(logdir) else None
         self.max_file_bytes = max_file_bytes
         self.discovery_ttl_s = discovery_ttl_s
         self.inline_wait_s = inline_wait_s
@@ -230,9 +233,12 @@ class RunService:
     # --- discovery ---------------------------------------------------------------------------
 
     def discover(self, force: bool = False) -> dict[str, Run]:
+        if self.mirror is not None:  # copies what changed, waiting for it as long as a route
+            self.mirror.refresh(self.inline_wait_s)
         with self._lock:
             if force or time.monotonic() - self._discovered_at > self.discovery_ttl_s:
-                self._runs = discover_runs(self.logdir)
+                local = self.mirror.local_root if self.mirror is not None else self.logdir
+                self._runs = discover_runs(local)
                 self._discovered_at = time.monotonic()
                 for key in [k for k in self._results if k[0] not in self._runs]:
                     del self._results[key]

@@ -1,0 +1,252 @@
+"""A logdir on another filesystem (an fsspec URL such as s3://, gs://, hdfs://, memory://),
+analysed through a local mirror of its run files.
+
+Every reader works on local files: trace tables are memory-mapped from the cache, SQLite
+exports open read-only and immutable, cProfile files are parsed in a subprocess. So rather
+than teaching each reader fsspec, the files discovery and ingest use (everything under
+`plugins/tb_perf/`, torch.profiler traces, snapshots, dropped profiles) are copied into a
+staging folder under the cache directory, and the mirror is analysed like any logdir.
+tfevents files are mirrored empty: only their presence and time are used. Other files
+(checkpoints, images) are never copied.
+
+A sync copies only files whose size or modification time changed (to a temporary name, then
+renamed), removes files that disappeared, and stops at a byte budget. It runs on its own
+thread, one at a time; an unreachable remote keeps the last mirror and logs one warning until
+it answers again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hashlib
+import json
+import logging
+import os
+import re
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from .ingest.cache import default_cache_dir
+from .ingest.imported import DROPPED_SUFFIXES
+from .ingest.snapshot import is_snapshot_name
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_REMOTE_MAX_MB", "16384")) * 1e6)
+_URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+)://")
+_TIME_KEYS = ("mtime", "LastModified", "last_modified", "updated", "modified", "created")
+_MANIFEST = ".tb_perf_mirror.json"
+_CHUNK = 1 << 20
+
+
+def is_remote(logdir: str) -> bool:
+    """A URL with a scheme other than file:// (TensorBoard hands such logdirs to gfile)."""
+    match = _URL.match(logdir)
+    return match is not None and match.group(1).lower() != "file"
+
+
+def _mirrored(relative: str) -> bool:
+    """Whether discovery or ingest reads this file (as a relative, '/'-separated path)."""
+    name = relative.rsplit("/", 1)[-1]
+    return (
+        "/plugins/tb_perf/" in f"/{relative}"
+        or name.endswith((".pt.trace.json", ".pt.trace.json.gz"))
+        or is_snapshot_name(name)
+        or name.lower().endswith(DROPPED_SUFFIXES)
+        or "tfevents" in name
+    )
+
+
+def _safe_relative(root: str, path: str) -> str | None:
+    """`path` relative to `root`, or None if it is not a plain path below it."""
+    root = root.rstrip("/")
+    if not path.startswith(root + "/"):
+        return None
+    relative = path[len(root) + 1 :]
+    parts = relative.split("/")
+    if any(part in ("", ".", "..") or "\\" in part or "\0" in part for part in parts):
+        return None
+    return relative
+
+
+def _modified_ns(info: dict[str, Any]) -> int | None:
+    """The file's modification time from an fsspec listing entry, in ns since the epoch (each
+    filesystem names it differently), or None if it gives none."""
+    for key in _TIME_KEYS:
+        value = info.get(key)
+        if isinstance(value, datetime.datetime):
+            if value.tzinfo is None:
+                value = value.replace(tzinfo=datetime.timezone.utc)
+            return int(value.timestamp() * 1e9)
+        if isinstance(value, (int, float)) and value > 0:  # s, ms or ns since the epoch
+            return int(value * (1e9 if value < 1e11 else 1e6 if value < 1e14 else 1))
+        if isinstance(value, str):
+            try:
+                return int(datetime.datetime.fromisoformat(value).timestamp() * 1e9)
+            except ValueError:
+                continue
+    return None
+
+
+class RemoteMirror:
+    """The run files of the logdir at `url`, kept copied below `local_root`."""
+
+    def __init__(
+        self,
+        url: str,
+        staging_dir: str | os.PathLike | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        min_interval_s: float = 5.0,
+    ) -> None:
+        self.url = url
+        key = hashlib.sha256(url.encode()).hexdigest()[:16]
+        root = Path(staging_dir) if staging_dir is not None else default_cache_dir() / "remote"
+        self.local_root = str(root / key)
+        self.max_bytes = max_bytes
+        self.min_interval_s = min_interval_s
+        self.problems: list[str] = []  # of the last sync: files left out, why
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._synced_at = float("-inf")
+        self._failing = False
+        self._versions: dict[str, list[int | None]] | None = None  # relative -> [size, mtime]
+
+    def refresh(self, wait_s: float | None) -> None:
+        """Start a sync unless one ran in the last `min_interval_s` or is running, and wait
+        for it up to `wait_s` seconds (None: until done)."""
+        with self._lock:
+            due = time.monotonic() - self._synced_at > self.min_interval_s
+            if (self._thread is None or not self._thread.is_alive()) and due:
+                self._thread = threading.Thread(
+                    target=self.sync, name="tb_perf_remote_sync", daemon=True
+                )
+                self._thread.start()
+            thread = self._thread
+        if thread is not None:
+            thread.join(wait_s)
+
+    def sync(self) -> bool:
+        """Bring the mirror up to date; False (and one warning per outage) if the remote
+        could not be listed or read. Never raises."""
+        try:
+            self._sync()
+        except Exception as exc:  # fsspec backends raise their own types (botocore, aiohttp)
+            if not self._failing:
+                logger.warning(
+                    "tb_perf: remote logdir %s unreachable (%s: %s); showing the last copy in "
+                    "%s, retrying every %.0f s",
+                    self.url, type(exc).__name__, exc, self.local_root, self.min_interval_s,
+                )  # fmt: skip
+            self._failing = True
+            return False
+        finally:
+            self._synced_at = time.monotonic()
+        if self._failing:
+            logger.warning("tb_perf: remote logdir %s reachable again", self.url)
+        self._failing = False
+        return True
+
+    def _sync(self) -> None:
+        import fsspec  # only for remote logdirs: not a dependency of local use
+
+        fs, root = fsspec.core.url_to_fs(self.url)
+        listing = fs.find(root, detail=True, withdirs=False)
+        remote: dict[str, tuple[str, int, int | None]] = {}
+        for path, info in sorted(listing.items()):
+            relative = _safe_relative(root, path)
+            if relative is not None and _mirrored(relative) and info.get("type") != "directory":
+                remote[relative] = (path, int(info.get("size") or 0), _modified_ns(info))
+        self._make_root()
+        versions = self._load_versions()
+        budget, left_out = self.max_bytes, []
+        try:
+            for relative in [r for r in versions if r not in remote]:
+                self._remove(relative)
+                del versions[relative]
+            for relative, (path, size, modified) in remote.items():
+                copied = "tfevents" not in relative.rsplit("/", 1)[-1]
+                if copied and size > budget:
+                    left_out.append(relative)
+                    continue
+                budget -= size if copied else 0
+                if versions.get(relative) == [size, modified]:
+                    continue
+                target = os.path.join(self.local_root, *relative.split("/"))
+                _copy(fs, path, target, size if copied else 0, modified)
+                versions[relative] = [size, modified]
+        finally:  # what was copied stays known if the remote fails half-way
+            self._save_versions(versions)
+        self.problems = (
+            [f"{len(left_out)} remote files over the {self.max_bytes / 1e6:.0f} MB mirror budget "
+             f"(TB_PERF_REMOTE_MAX_MB) not copied, e.g. {left_out[0]}"]
+            if left_out else []
+        )  # fmt: skip
+
+    def _make_root(self) -> None:
+        """The staging folder; a temporary one (with one warning) if the cache directory
+        cannot be written."""
+        try:
+            os.makedirs(self.local_root, exist_ok=True)
+        except OSError as exc:
+            fallback = tempfile.mkdtemp(prefix="tb-perf-remote-")
+            logger.warning(
+                "tb_perf: cannot create the remote logdir's mirror in %s (%s); using %s (set "
+                "TB_PERF_CACHE_DIR)", self.local_root, exc.strerror or exc, fallback,
+            )  # fmt: skip
+            self.local_root = fallback
+
+    def _remove(self, relative: str) -> None:
+        """Remove a mirrored file and the folders it leaves empty (an empty `plugins/tb_perf`
+        would still make a run)."""
+        parts = relative.split("/")
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(self.local_root, *parts))
+        for depth in range(len(parts) - 1, 0, -1):
+            try:
+                os.rmdir(os.path.join(self.local_root, *parts[:depth]))
+            except OSError:  # not empty (or gone)
+                break
+
+    def _load_versions(self) -> dict[str, list[int | None]]:
+        if self._versions is None:
+            try:
+                with open(os.path.join(self.local_root, _MANIFEST)) as handle:
+                    self._versions = dict(json.load(handle))
+            except (OSError, ValueError, TypeError):
+                self._versions = {}
+        return self._versions
+
+    def _save_versions(self, versions: dict[str, list[int | None]]) -> None:
+        path = os.path.join(self.local_root, _MANIFEST)
+        with open(path + ".tmp", "w") as handle:
+            json.dump(versions, handle)
+        os.replace(path + ".tmp", path)
+
+
+def _copy(fs: Any, path: str, target: str, size: int, modified_ns: int | None) -> None:
+    """`size` bytes of the remote file into `target` (written aside, then renamed), with the
+    remote's modification time, so a file still being written looks live here too."""
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    handle, partial = tempfile.mkstemp(prefix=".", suffix=".part", dir=os.path.dirname(target))
+    try:
+        with os.fdopen(handle, "wb") as out:
+            if size:
+                with fs.open(path, "rb") as source:
+                    left = size
+                    while left > 0:
+                        chunk = source.read(min(_CHUNK, left))
+                        if not chunk:
+                            break
+                        out.write(chunk)
+                        left -= len(chunk)
+        if modified_ns is not None:
+            os.utime(partial, ns=(modified_ns, modified_ns))
+        os.replace(partial, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise
