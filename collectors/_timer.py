@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import json
 import os
@@ -341,7 +342,8 @@ class MyTimer:
             self._spans.clear()
             self._pending_gpu.clear()
             self._steps_unflushed = 0
-            self._file.flush()  # drops the step lines
+            with contextlib.suppress(OSError, ValueError):
+                self._file.flush()  # drops the step lines
             return
         append = self._file.append
         to_unix = self._to_unix
