@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from functools import partial
 from itertools import compress
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 import numpy as np
 
 from ..errors import Unreadable
-from .records import human_bytes
+from .records import Int64, human_bytes
 
 PARSER_VERSION = 1
 CHUNK_BYTES = 4 << 20
@@ -78,6 +78,16 @@ _KIND_OF_CATEGORY = {
     "gpu_user_annotation": Kind.GPU_ANNOTATION,
 }
 
+# Numbers the columns can hold: an event with a value outside its column's range fails
+# validation and is skipped (and counted) like any event with a field of the wrong type.
+_Int32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
+_Int16 = Annotated[int, msgspec.Meta(ge=-(2**15), le=2**15 - 1)]
+_Int8 = Annotated[int, msgspec.Meta(ge=-(2**7), le=2**7 - 1)]
+# Microseconds (relative or Unix-epoch) whose nanoseconds, plus a base time, stay in int64
+MAX_MICROSECONDS = 4e15  # about the year 2096 as Unix-epoch time
+_Micros = Annotated[float, msgspec.Meta(ge=-MAX_MICROSECONDS, le=MAX_MICROSECONDS)]
+_BaseTime = Annotated[int, msgspec.Meta(ge=0, le=int(MAX_MICROSECONDS * 1000))]
+
 _COLLECTIVE_NAME = re.compile(
     r"nccl|rccl|hccl|gloo:|c10d::|allreduce|all_reduce|allgather|all_gather|reduce_scatter|"
     r"reducescatter|broadcast|alltoall|all_to_all|sendrecv|record_param_comms",
@@ -88,34 +98,34 @@ _COLLECTIVE_NAME = re.compile(
 class _Args(msgspec.Struct, gc=False, frozen=True):
     """The arguments tb-perf reads; everything else in `args` is skipped by the decoder."""
 
-    correlation: int = -1
-    external_id: int = msgspec.field(default=-1, name="External id")
-    external_id_2021: int = msgspec.field(default=-1, name="external id")
-    device: int | str = -1  # ROCm writes some as hex strings ("0x0")
-    stream: int | str = -1
+    correlation: Int64 = -1
+    external_id: Int64 = msgspec.field(default=-1, name="External id")
+    external_id_2021: Int64 = msgspec.field(default=-1, name="external id")
+    device: Int64 | str = -1  # ROCm writes some as hex strings ("0x0")
+    stream: Int64 | str = -1
     collective: str = msgspec.field(default="", name="Collective name")
-    in_nelems: int = msgspec.field(default=-1, name="In msg nelems")
-    out_nelems: int = msgspec.field(default=-1, name="Out msg nelems")
-    group_size: int = msgspec.field(default=-1, name="Group size")
+    in_nelems: Int64 = msgspec.field(default=-1, name="In msg nelems")
+    out_nelems: Int64 = msgspec.field(default=-1, name="Out msg nelems")
+    group_size: _Int32 = msgspec.field(default=-1, name="Group size")
     dtype: str = ""
     process_group: str = msgspec.field(default="", name="Process Group Name")
     process_group_desc: str = msgspec.field(default="", name="Process Group Description")
     grid: msgspec.Raw = msgspec.Raw(b"")
     block: msgspec.Raw = msgspec.Raw(b"")
-    registers: int = msgspec.field(default=-1, name="registers per thread")
-    shared_memory: int = msgspec.field(default=-1, name="shared memory")
+    registers: _Int32 = msgspec.field(default=-1, name="registers per thread")
+    shared_memory: Int64 = msgspec.field(default=-1, name="shared memory")
     blocks_per_sm: float = msgspec.field(default=-1.0, name="blocks per SM")
     warps_per_sm: float = msgspec.field(default=-1.0, name="warps per SM")
     occupancy: float = msgspec.field(default=-1.0, name="est. achieved occupancy %")
     input_dims: msgspec.Raw = msgspec.field(default=msgspec.Raw(b""), name="Input Dims")
     input_types: msgspec.Raw = msgspec.field(default=msgspec.Raw(b""), name="Input type")
     # [memory] instant events
-    bytes: int = msgspec.field(default=0, name="Bytes")
-    total_allocated: int = msgspec.field(default=-1, name="Total Allocated")
-    total_reserved: int = msgspec.field(default=-1, name="Total Reserved")
-    device_type: int = msgspec.field(default=-1, name="Device Type")
-    device_id: int = msgspec.field(default=-1, name="Device Id")
-    addr: int = msgspec.field(default=0, name="Addr")
+    bytes: Int64 = msgspec.field(default=0, name="Bytes")
+    total_allocated: Int64 = msgspec.field(default=-1, name="Total Allocated")
+    total_reserved: Int64 = msgspec.field(default=-1, name="Total Reserved")
+    device_type: _Int8 = msgspec.field(default=-1, name="Device Type")
+    device_id: _Int16 = msgspec.field(default=-1, name="Device Id")
+    addr: Int64 = msgspec.field(default=0, name="Addr")
 
 
 _NO_ARGS = _Args()
@@ -127,10 +137,10 @@ _CORRELATION, _EXTERNAL_ID = (operator.attrgetter(f) for f in ("correlation", "e
 class _Slice(msgspec.Struct, tag_field="ph", tag="X", gc=False):
     name: str = ""
     cat: str = ""
-    pid: int | str = 0
-    tid: int | str = 0
-    ts: float = 0.0
-    dur: float = 0.0
+    pid: Int64 | str = 0
+    tid: Int64 | str = 0
+    ts: _Micros = 0.0
+    dur: _Micros = 0.0
     args: _Args | None = _NO_ARGS  # None only for an explicit `"args": null`
 
 
@@ -160,8 +170,8 @@ class _Metadata(msgspec.Struct, tag_field="ph", tag="M", gc=False, frozen=True):
     hundreds of thousands of times, and a set of them drops the repeats at C speed."""
 
     name: str = ""
-    pid: int | str = 0
-    tid: int | str = 0
+    pid: Int64 | str = 0
+    tid: Int64 | str = 0
     args: _MetadataArgs | None = None
 
 
@@ -181,7 +191,7 @@ class _Outer(msgspec.Struct):
     """The document around `traceEvents` (decoded from the header and the tail only)."""
 
     traceEvents: list[_Event] = []  # type: ignore[valid-type]
-    baseTimeNanoseconds: int = 0
+    baseTimeNanoseconds: _BaseTime = 0
     distributedInfo: dict[str, Any] = {}
     deviceProperties: list[dict[str, Any]] = []
     schemaVersion: int = 0
@@ -302,7 +312,7 @@ class _IdMap:
         if type(value) is int:
             return value
         text = str(value)
-        if text.lstrip("-").isdigit():
+        if text.lstrip("-").isascii() and text.lstrip("-").isdigit() and len(text) < 19:
             return int(text)
         found = self._ids.get(text)
         if found is None:
@@ -312,12 +322,14 @@ class _IdMap:
 
 
 def _as_int(value: int | str) -> int:
+    """An int, or a number as text ("0x0"); -1 for other text and values past int64."""
     if type(value) is int:
         return value
     try:
-        return int(value, 0)
+        number = int(value, 0)
     except ValueError:
         return -1
+    return number if -(2**63) <= number < 2**63 else -1
 
 
 def _to_ns(microseconds: np.ndarray, base_ns: int) -> np.ndarray:
@@ -853,10 +865,11 @@ def _decode_complete_events(
         buffer[close_at] = ord("]")
         piece = memoryview(buffer)[: close_at + 1]
         try:
-            events = _EVENTS_DECODER.decode(piece)
-        except msgspec.ValidationError:
-            events = _decode_leniently(bytes(piece), columns.meta)
-        except msgspec.DecodeError:
+            try:
+                events = _EVENTS_DECODER.decode(piece)
+            except msgspec.ValidationError:  # also raised before a syntax error further on
+                events = _decode_leniently(bytes(piece), columns.meta)
+        except (msgspec.DecodeError, RecursionError):
             del piece
             buffer[close_at] = saved
             if not may_cut_earlier:
@@ -877,7 +890,7 @@ def _decode_leniently(piece: bytes, meta: TraceMeta) -> list:
     for raw in _RAW_LIST_DECODER.decode(piece):
         try:
             events.append(_EVENT_DECODER.decode(raw))
-        except msgspec.ValidationError:
+        except (msgspec.ValidationError, RecursionError):
             skipped += 1
     if skipped:
         meta.problems.append(f"{skipped} event(s) with unexpected field types skipped")
@@ -887,26 +900,33 @@ def _decode_leniently(piece: bytes, meta: TraceMeta) -> list:
 def _decode_outer(header: bytes, rest: bytearray, bare: bool, meta: TraceMeta) -> _Outer:
     document = bytes(rest) if bare else header + rest
     try:
-        if bare:
-            return _Outer(traceEvents=_EVENTS_DECODER.decode(document))
-        return _OUTER_DECODER.decode(document)
-    except msgspec.ValidationError:
-        if bare:
-            return _Outer(traceEvents=_decode_leniently(document, meta))
-        raw = msgspec.json.decode(document)
-        events = raw.pop("traceEvents", []) if isinstance(raw, dict) else []
-        fields = {k: v for k, v in raw.items() if k in _Outer.__struct_fields__}
         try:
-            outer = msgspec.convert(fields, _Outer, strict=False)
-        except msgspec.ValidationError as exc:
-            meta.problems.append(f"trace-level fields ignored: {exc}")
-            outer = _Outer()
-        outer.traceEvents = _decode_leniently(msgspec.json.encode(events), meta)
-        return outer
-    except msgspec.DecodeError as exc:
+            if bare:
+                return _Outer(traceEvents=_EVENTS_DECODER.decode(document))
+            return _OUTER_DECODER.decode(document)
+        except msgspec.ValidationError:  # also raised before a syntax error further on
+            return _decode_outer_leniently(document, bare, meta)
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise Unreadable(
             f"{os.path.basename(meta.path)}: truncated or malformed JSON ({exc})"
         ) from None
+
+
+def _decode_outer_leniently(document: bytes, bare: bool, meta: TraceMeta) -> _Outer:
+    """The document with its events decoded one by one and trace-level fields of unexpected
+    types ignored."""
+    if bare:
+        return _Outer(traceEvents=_decode_leniently(document, meta))
+    raw = msgspec.json.decode(document)
+    events = raw.pop("traceEvents", []) if isinstance(raw, dict) else []
+    fields = {k: v for k, v in raw.items() if k in _Outer.__struct_fields__}
+    try:
+        outer = msgspec.convert(fields, _Outer, strict=False)
+    except msgspec.ValidationError as exc:
+        meta.problems.append(f"trace-level fields ignored: {exc}")
+        outer = _Outer()
+    outer.traceEvents = _decode_leniently(msgspec.json.encode(events), meta)
+    return outer
 
 
 def _fill_meta(meta: TraceMeta, outer: _Outer) -> None:
@@ -917,7 +937,7 @@ def _fill_meta(meta: TraceMeta, outer: _Outer) -> None:
     if isinstance(tb_perf, str):  # add_metadata_json stores a JSON string on some versions
         try:
             tb_perf = msgspec.json.decode(tb_perf)
-        except msgspec.DecodeError:
+        except (msgspec.DecodeError, RecursionError):
             tb_perf = None
     meta.tb_perf = tb_perf if isinstance(tb_perf, dict) else None
     for source in (meta.tb_perf or {}, meta.distributed_info):

@@ -327,11 +327,12 @@ def wrong_compression(rng: random.Random, data: bytes) -> Case:
     return "gzip with flipped bits", bytes(buf)
 
 
-def gzip_bomb(raw_bytes: int, prefix: bytes = b"") -> bytes:
-    """`prefix` then zeros up to `raw_bytes`, gzipped (about 1 MB per GB), built in pieces."""
+def gzip_bomb(raw_bytes: int, prefix: bytes = b"", fill: bytes = b"\x00") -> bytes:
+    """`prefix` then `fill` bytes up to `raw_bytes`, gzipped (about 1 MB per GB), built in
+    pieces."""
     compressor = gzip.zlib.compressobj(9, gzip.zlib.DEFLATED, 31)
     out = [compressor.compress(prefix)]
-    block = bytes(1 << 20)
+    block = fill * (1 << 20)
     left = raw_bytes - len(prefix)
     while left > 0:
         out.append(compressor.compress(block[: min(left, len(block))]))
