@@ -180,11 +180,14 @@ class RemoteMirror:
                 versions[relative] = [size, modified]
         finally:  # what was copied stays known if the remote fails half-way
             self._save_versions(versions)
-        self.problems = (
+        problems = (
             [f"{len(left_out)} remote files over the {self.max_bytes / 1e6:.0f} MB mirror budget "
              f"(TB_PERF_REMOTE_MAX_MB) not copied, e.g. {left_out[0]}"]
             if left_out else []
         )  # fmt: skip
+        if problems and problems != self.problems:
+            logger.warning("tb_perf: remote logdir %s: %s", self.url, problems[0])
+        self.problems = problems
 
     def _make_root(self) -> None:
         """The staging folder; a temporary one (with one warning) if the cache directory

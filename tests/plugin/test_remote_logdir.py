@@ -7,6 +7,7 @@ files nobody reads are not copied, and an unreachable remote is one warning, nev
 from __future__ import annotations
 
 import logging
+import shutil
 import uuid
 from pathlib import Path
 
@@ -100,10 +101,12 @@ def test_changes_are_copied_alone_and_removals_follow(memory_logdir):
     client.json("summary", expect=404, run="ddp_traced")
 
 
-def test_byte_budget_leaves_files_out_with_a_reason(memory_logdir, tmp_path):
+def test_byte_budget_leaves_files_out_with_one_warning(memory_logdir, tmp_path, caplog):
     url, _, _ = memory_logdir
     mirror = RemoteMirror(url, tmp_path / "staging", max_bytes=20_000)
-    assert mirror.sync()
+    with caplog.at_level(logging.WARNING, logger=remote.__name__):
+        assert mirror.sync() and mirror.sync()
+    assert len([r for r in caplog.records if "mirror budget" in r.getMessage()]) == 1
     copied = sum(p.stat().st_size for p in Path(mirror.local_root).rglob("*")
                  if p.is_file() and not p.name.startswith("."))  # fmt: skip
     assert 0 < copied <= 20_000
@@ -161,3 +164,16 @@ def test_listing_entries_outside_the_root_are_skipped(path):
     assert remote._safe_relative("/r", "/r/run/plugins/tb_perf/rank0.a.1.timer.jsonl") == (
         "run/plugins/tb_perf/rank0.a.1.timer.jsonl"
     )
+
+
+def test_unwritable_cache_mirrors_into_a_temporary_folder(memory_logdir, tmp_path, caplog):
+    url, _, _ = memory_logdir
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    mirror = RemoteMirror(url, blocked / "remote")
+    with caplog.at_level(logging.WARNING, logger=remote.__name__):
+        assert mirror.sync() and mirror.sync()
+    assert not mirror.local_root.startswith(str(blocked))
+    assert _files(Path(mirror.local_root) / "ddp_leak" / "plugins")
+    assert len([r for r in caplog.records if "cannot create" in r.getMessage()]) == 1
+    shutil.rmtree(mirror.local_root)
