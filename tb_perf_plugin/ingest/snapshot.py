@@ -126,7 +126,7 @@ def read_snapshot(path: str, max_bytes: int) -> Snapshot:
         return _tabulate(data, path, size)
     except _NotASnapshot as exc:
         raise Unreadable(f"{name}: not a CUDA memory snapshot ({exc})") from None
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError) as exc:
         raise Unreadable(
             f"{name}: not a CUDA memory snapshot (unexpected {type(exc).__name__}: "
             f"{str(exc)[:200]})"
@@ -281,6 +281,7 @@ def _tabulate(data: Any, path: str, file_bytes: int) -> Snapshot:
             f"a pickle of {type(data).__name__}; expected a dict with 'segments' or a list of "
             "segments"
         )
+    _check_rows(segments, traces, file_bytes)
     stacks = _Stacks()
     seg, blocks, history, legacy = _segments(segments, stacks)
     if not fmt:
@@ -304,6 +305,28 @@ def _tabulate(data: Any, path: str, file_bytes: int) -> Snapshot:
         allocator_settings=_plain(settings) if isinstance(settings, dict) else None,
         file_bytes=file_bytes,
     )
+
+
+def _check_rows(segments: list[Any], traces: list[list[Any]], file_bytes: int) -> None:
+    """Refuse a pickle with more rows than bytes. A pickle stores a repeated object once, so
+    shared references can stand for far more rows than the file could spell out (10^5 copies
+    of a segment of 10^5 copies of a block is 10^10 blocks in 0.5 MB); a real snapshot spends
+    tens of bytes on each block, history and trace entry."""
+    rows = sum(map(len, traces)) + len(segments)
+    for segment in segments:
+        blocks = segment.get("blocks") if isinstance(segment, dict) else None
+        if isinstance(blocks, list):
+            rows += len(blocks)
+            for block in blocks:
+                history = block.get("history") if isinstance(block, dict) else None
+                rows += len(history) if isinstance(history, list) else 0
+                if rows > file_bytes:
+                    break
+        if rows > file_bytes:
+            raise _NotASnapshot(
+                f"it holds more rows than its {file_bytes} bytes can spell out (repeated "
+                "references to the same segments or blocks)"
+            )
 
 
 def _segments(
