@@ -46,6 +46,7 @@ CATEGORIES = {
 INTEGER_COLUMNS = ("pid", "tid", "device", "stream", "correlation", "step")
 OPTIONAL_COLUMNS = ("category", "thread", *INTEGER_COLUMNS)
 _EXACT = decimal.Context(prec=40, traps=[decimal.InvalidOperation])
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1  # the columns' range: times in ns and integers
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,8 @@ def _parse(reader: csv.reader, path: str) -> TraceTables:
             dur = _ns(row[at["dur"]], layout.scales["dur"], "dur", problem)
             if dur < 0:
                 raise problem("negative duration")
+        if start + dur > INT64_MAX:
+            raise problem("the event ends past the int64 nanosecond range")
         category = row[at["category"]].strip().lower() if "category" in at else ""
         kind = CATEGORIES.get(category or DEFAULT_CATEGORY)
         if kind is None:
@@ -149,9 +152,12 @@ def _parse(reader: csv.reader, path: str) -> TraceTables:
                 values.append(-1)
                 continue
             try:
-                values.append(int(text))
+                value = int(text)
             except ValueError:
-                raise problem(f"{column} {text!r} is not an integer") from None
+                raise problem(f"{column} {text[:40]!r} is not an integer") from None
+            if not INT64_MIN <= value <= INT64_MAX:
+                raise problem(f"{column} {text[:40]!r} is outside the int64 range")
+            values.append(value)
         if "thread" in at:
             threads.append(row[at["thread"]].strip())
         names.append(label)
@@ -193,15 +199,21 @@ def _parse(reader: csv.reader, path: str) -> TraceTables:
 def _ns(text: str, scale: int, column: str, problem) -> int:
     """A time cell to integer ns, exactly: decimals and exponents are scaled before rounding."""
     text = text.strip()
-    if text.isdigit():
-        return int(text) * scale
-    try:
-        value = _EXACT.multiply(decimal.Decimal(text), scale)
-    except (decimal.InvalidOperation, ValueError):
-        raise problem(f"{column} {text!r} is not a number") from None
-    if not value.is_finite():
-        raise problem(f"{column} {text!r} is not a finite number")
-    return int(value.to_integral_value(decimal.ROUND_HALF_EVEN))
+    if text.isascii() and text.isdigit() and len(text) <= 18:
+        ns = int(text) * scale
+    else:
+        try:
+            value = _EXACT.multiply(decimal.Decimal(text), scale)
+        except (decimal.InvalidOperation, ValueError):
+            raise problem(f"{column} {text[:40]!r} is not a number") from None
+        if not value.is_finite():
+            raise problem(f"{column} {text[:40]!r} is not a finite number")
+        if value.adjusted() > 18:  # past int64 (checked before building a huge integer)
+            raise problem(f"{column} {text[:40]!r} is outside the int64 nanosecond range")
+        ns = int(value.to_integral_value(decimal.ROUND_HALF_EVEN))
+    if not INT64_MIN <= ns <= INT64_MAX:
+        raise problem(f"{column} {text[:40]!r} is outside the int64 nanosecond range")
+    return ns
 
 
 def _thread_ids(

@@ -172,7 +172,8 @@ def _launch_id(fields: dict[str, str]) -> int | None:
 
 
 def _is_number(text: str) -> bool:
-    return text.isascii() and text.isdigit()
+    """Digits of a non-negative int64 (ids, devices; longer ones are not ncu's)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def _set_metric(launch: dict, metric: str, unit: str, text: str) -> None:
