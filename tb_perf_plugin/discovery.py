@@ -155,7 +155,8 @@ def _within(path: str, real_root: str) -> bool:
 
 
 def discover_runs(logdir: str) -> dict[str, Run]:
-    """Every run under `logdir` by name. Symlinked directories are not followed."""
+    """Every run under `logdir` by name. Symlinked directories are not followed, nor is a
+    `plugins/tb_perf` that leads out of the logdir."""
     root = os.path.abspath(logdir)
     runs: dict[str, Run] = {}
     if not os.path.isdir(root):
@@ -171,12 +172,13 @@ def discover_runs(logdir: str) -> dict[str, Run]:
             importer.imported += _imported_files(dirpath, filenames, real_root, lambda f: True)
             continue
         has_events = any("tfevents" in f for f in filenames)
-        has_plugin_dir = os.path.isdir(os.path.join(dirpath, PLUGIN_DIR))
+        plugin_dir = os.path.join(dirpath, PLUGIN_DIR)  # a link out of the logdir is not one
+        has_plugin_dir = os.path.isdir(plugin_dir) and _within(plugin_dir, real_root)
         if has_events or has_plugin_dir:
             run = runs[name] = Run(name, dirpath)
             run.tfevents = sorted(os.path.join(dirpath, f) for f in filenames if "tfevents" in f)
             if has_plugin_dir:
-                run.writers = _writer_files(os.path.join(dirpath, PLUGIN_DIR))
+                run.writers = _writer_files(plugin_dir)
         traces = sorted(os.path.join(dirpath, f) for f in filenames if _is_trace(f))
         if traces:
             owner = _enclosing_run(runs, name) or runs.setdefault(name, Run(name, dirpath))

@@ -351,6 +351,11 @@ class RunService:
         return self._result(run, kind, signature, total, work, wait_s)
 
     def timeline(self, run: Run, wait_s: float | None = None) -> Timeline | Progress:
+        tables = self.tables(run, wait_s)
+        if isinstance(tables, Progress):
+            return tables
+        if not len(tables.spans) and not any(len(t.tables.slices["start"]) for t in tables.traces):
+            raise NotFound(f"run {run.name!r} has no trace events or MyTimer spans to draw")
         return self._from_tables(run, "timeline", build_timeline, wait_s)
 
     def _wait(self, wait_s: float | None) -> float | None:

@@ -72,7 +72,8 @@ ROUTES: dict[str, dict[str, str]] = {
 HOSTILE = (
     "", " ", "../", "../../../../etc/passwd", "/etc/passwd", "ddp_traced/../ddp_leak",
     "./ddp_traced", "ddp_traced/", "%2e%2e%2f%2e%2e%2f", "..%2f..%2fetc", "a\x00b", "\x00",
-    "..\\..\\windows\\win.ini", "C:\\Windows\\win.ini", "outside", "linked_run", "linked.pickle",
+    "..\\..\\windows\\win.ini", "C:\\Windows\\win.ini", "outside", "linked_run",
+    "linked.pickle", "evil",
     "abc", "1.5", "-1", "-0", "+1", "1e3", "0x10", "--5", " 7 ", "²", "٣", "½", "NaN", "inf",
     str(10**30), str(-(10**30)), str(10**12), str(10**9), "9" * 5000, "1," * 5000,
     "0,0,0", ",", "x" * 100_000, "<script>window.hacked=1</script>", "\ud800", "\ufffd",
@@ -94,6 +95,14 @@ def _outside_links(logdir: Path, outside: Path) -> None:
     os.symlink(secret, plugin / "rank0.vm.15091.snapshot.step.9.pickle")
     os.symlink(secret, logdir / "ddp_compiled" / "secret.prof")
     os.symlink(outside, plugin / "imported_link")
+    # a run whose plugins/ folder is a link to real collector files outside, with secret names
+    linked = outside / "plugins" / "tb_perf"
+    shutil.copytree(REPO / "sample_runs" / "ddp_fast_data" / "plugins" / "tb_perf", linked)
+    for timer in linked.glob("*.timer.jsonl"):
+        timer.write_text(timer.read_text().replace('"forward"', f'"{SECRET}"'))
+    (logdir / "evil").mkdir()
+    (logdir / "evil" / "events.out.tfevents.1.host").write_bytes(b"")
+    os.symlink(outside / "plugins", logdir / "evil" / "plugins")
 
 
 @pytest.fixture(scope="module")
@@ -187,8 +196,12 @@ def test_static_route_serves_only_shipped_files(client, path):
 
 
 def test_links_out_of_the_logdir_are_not_runs_or_snapshots(client):
-    names = {run["name"] for run in client.json("runs")}
-    assert names == set(SAMPLE_RUNS)  # not linked_run, whose tfevents file is outside
+    runs = {run["name"]: run for run in client.json("runs")}
+    assert set(runs) == {*SAMPLE_RUNS, "evil"}  # not linked_run, whose tfevents file is outside
+    assert runs["evil"]["sources"] == ["tfevents"] and runs["evil"]["ranks"] == []
+    assert client.json("summary", run="evil")["spans"] == []  # its linked timer files unread
+    error = client.json("timeline/meta", expect=404, run="evil")["error"]
+    assert error["message"] == "run 'evil' has no trace events or MyTimer spans to draw"
     files = [s["file"] for s in client.json("memory", run="ddp_leak")["snapshots"]]
     assert not any("linked" in f or "step.9" in f for f in files)
 
@@ -218,5 +231,5 @@ def test_seeded_random_sweep(client):
 
 
 def test_server_answers_after_the_barrage(client):
-    assert [r["name"] for r in client.json("runs")] == sorted(SAMPLE_RUNS)
+    assert [r["name"] for r in client.json("runs")] == sorted([*SAMPLE_RUNS, "evil"])
     assert client.json("timeline/meta", run="ddp_traced")["events"] > 0
