@@ -315,6 +315,7 @@ class RunService:
         total = sum(max(size, 0) for path, size, _ in signature if not path.endswith(".meta.json"))
 
         def work(job: _Job) -> RunTables:
+            self.trace_cache.writable()  # warns here, once, if parsed tables stay in memory
             return read_run(
                 run,
                 signature,

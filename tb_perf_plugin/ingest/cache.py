@@ -79,7 +79,18 @@ class TraceCache:
         self.store(key, tables)
         return tables
 
-    def store(self, key: str, tables: TraceTables) -> bool:
+    def writable(self) -> bool:
+        """Whether entries can be stored; if not, the one warning. Executor tasks store
+        without warning (`ingest_to_cache`): a pool of N processes would warn N times."""
+        try:
+            self.traces_dir.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryFile(dir=self.traces_dir):
+                return True
+        except OSError as exc:
+            self._warn_unwritable(exc)
+            return False
+
+    def store(self, key: str, tables: TraceTables, *, warn: bool = True) -> bool:
         try:
             self.traces_dir.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=self.traces_dir))
@@ -96,7 +107,8 @@ class TraceCache:
                     return True  # another process stored the same entry first
                 raise
         except OSError as exc:
-            self._warn_unwritable(exc)
+            if warn:
+                self._warn_unwritable(exc)
             return False
         self.evict()
         return True
@@ -149,10 +161,10 @@ def ingest_to_cache(
 ) -> TraceTables | None:
     """Executor task: parse `path`, a timeline file of `kind`, into the cache. Returns None when
     the entry is on disk (the caller memory-maps it: nothing big crosses the process boundary),
-    else the tables."""
+    else the tables (the caller warns about an unwritable cache: `TraceCache.writable`)."""
     cache = TraceCache(cache_dir)
     key = cache_key(path, kind)
     if (cache.traces_dir / key).is_dir():
         return None
     tables = read_timeline_file(path, max_file_bytes, kind)
-    return None if cache.store(key, tables) else tables
+    return None if cache.store(key, tables, warn=False) else tables

@@ -83,18 +83,22 @@ def test_imported_timelines_are_cached_by_kind_and_reader_version(tmp_path, monk
     assert cache_key(str(events), FileKind.EVENTS) != key  # a new reader misses
 
 
-@pytest.mark.parametrize("blocked", ["a-file", "under-a-file/cache"])
+@pytest.mark.parametrize(
+    ("blocked", "executor"),
+    [("a-file", "thread"), ("under-a-file/cache", "thread"), ("a-file", "process")],
+)
 def test_service_on_an_unwritable_cache_answers_with_one_warning(
-    tmp_path, caplog, monkeypatch, blocked
+    tmp_path, caplog, capfd, monkeypatch, blocked, executor
 ):
     """TB_PERF_CACHE_DIR naming a file (or a folder under one, which no user can create):
     the traced demo run still loads and every trace view answers, parsed in memory; one
-    warning for the whole service, however many files and requests."""
+    warning for the whole service, however many files, requests and pool processes (which
+    would log to stderr)."""
     (tmp_path / blocked.split("/")[0]).write_text("not a folder")
     monkeypatch.setenv("TB_PERF_CACHE_DIR", str(tmp_path / blocked))
     monkeypatch.setattr(cache_module.TraceCache, "_warned_unwritable", False)
     shutil.copytree(REPO / "sample_runs" / "ddp_traced", tmp_path / "logs" / "ddp_traced")
-    service = RunService(str(tmp_path / "logs"), inline_wait_s=120, executor="thread")
+    service = RunService(str(tmp_path / "logs"), inline_wait_s=120, executor=executor)
     try:
         with caplog.at_level(logging.WARNING):
             summary = service.summary("ddp_traced")
@@ -109,3 +113,4 @@ def test_service_on_an_unwritable_cache_answers_with_one_warning(
     assert len(warnings) == 1, [r.getMessage() for r in caplog.records]
     assert str(tmp_path / blocked) in warnings[0].getMessage()
     assert not (tmp_path / "a-file").is_dir()
+    assert "not writable" not in capfd.readouterr().err
