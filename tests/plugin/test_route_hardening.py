@@ -9,11 +9,12 @@ JSON body (an `error` object unless 200/202), never a 5xx, a traceback or the co
 file outside the logdir, and the server must answer a normal request afterwards.
 
 A seeded random sweep mixes valid, hostile and random values: 300 requests in CI, 5,000 with
-`TB_PERF_SOAK=1`.
+`TB_PERF_SOAK=1`; then 8 threads at once: 200 requests in CI, 1,600 with `TB_PERF_SOAK=1`.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import random
 import shutil
@@ -21,6 +22,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from werkzeug import test, wrappers
 
 from tests.conftest import REPO, SHARED_DATA
 from tests.plugin.conftest import PluginClient
@@ -228,6 +230,25 @@ def test_seeded_random_sweep(client):
             params[rng.choice(["rank", "limit", "x", "run"])] = rng.choice(HOSTILE)
         _check(client, route, _query(params))
     assert client.json("summary", run="ddp_traced")["run"] == "ddp_traced"  # still up
+
+
+def test_concurrent_hostile_requests(client):
+    """Threads (TensorBoard's server is threaded) mixing hostile and valid requests; each
+    thread its own WSGI client over the one app."""
+    app = client._client.application
+
+    def worker(seed: int) -> None:
+        own = PluginClient.__new__(PluginClient)
+        own._client = test.Client(app, wrappers.Response)
+        rng = random.Random(seed)
+        for _ in range(200 if SOAK else 25):
+            route = rng.choice(sorted(ROUTES))
+            params = {k: _random_value(rng, v) for k, v in ROUTES[route].items()}
+            _check(own, route, _query(params))
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        for future in [pool.submit(worker, seed) for seed in range(8)]:
+            future.result()
 
 
 def test_server_answers_after_the_barrage(client):
