@@ -388,7 +388,8 @@ class _Export:
         names = self.name_ids(values[:, 4], texts)
         # cudaLaunchKernel_v7000 -> cudaLaunchKernel, as Kineto names them
         versionless = intern(self.names, (_API_VERSION.sub("", n) for n in self.names))
-        names = np.where(names >= 0, versionless[np.maximum(names, 0)], -1)
+        if len(versionless):  # else no name is known: every id is already -1
+            names = np.where(names >= 0, versionless[np.maximum(names, 0)], -1)
         pid, tid = (values[:, 2] >> 24) & 0xFFFFFF, values[:, 2] & 0xFFFFFF
         self.add(Kind.RUNTIME, values[:, 0], values[:, 1], names, pid, tid,
                  correlation=values[:, 3])  # fmt: skip
