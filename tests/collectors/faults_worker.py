@@ -9,7 +9,8 @@ FAULT is one of:
 - `fsize:BYTES`: once the collectors are set up, no file may grow past BYTES (RLIMIT_FSIZE,
   SIGXFSZ ignored): writes fail with EFBIG, as on a full disk.
 - `devfull`: every record file is a symlink to /dev/full: every write fails with ENOSPC.
-- `vanish:STEP`: the run directory is deleted at the start of step STEP.
+- `vanish:STEP`: the run directory is deleted at the start of step STEP, and the step waits
+  1.1 s: record files check once a second that their run still exists.
 - `dist`: one rank of a gloo job (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT from the
   environment) that all-reduces its gradients every step.
 - `none`: no fault.
@@ -106,6 +107,7 @@ def main() -> None:
     for step in range(steps):
         if kind == "vanish" and step == int(arg):
             shutil.rmtree(run_dir)
+            time.sleep(1.1)
         timer.set_step(step)
         with timer.range("data"):
             batch, target = x.clone(), y.clone()

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from collectors import MemorySampler, MyTimer, RunWriter
+from collectors._writer import UNLINK_CHECK_NS
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS
 from tb_perf_plugin.service import RunService
 
@@ -196,6 +197,7 @@ def test_deleted_run_directory_in_process_warns_once_and_close_does_not_raise(tm
     for step in range(6):
         if step == 2:
             shutil.rmtree(tmp_path / "run")
+            time.sleep(UNLINK_CHECK_NS / 1e9)  # files check at most once a second
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             with timer.range("work"):
