@@ -109,6 +109,7 @@ class RemoteMirror:
         self.max_bytes = max_bytes
         self.min_interval_s = min_interval_s
         self.problems: list[str] = []  # of the last sync: files left out, why
+        self.generation = 0  # counts syncs that changed the mirror
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._synced_at = float("-inf")
@@ -162,8 +163,9 @@ class RemoteMirror:
                 remote[relative] = (path, int(info.get("size") or 0), _modified_ns(info))
         self._make_root()
         versions = self._load_versions()
-        budget, left_out = self.max_bytes, []
+        budget, left_out, failed = self.max_bytes, [], []
         try:
+            before = dict(versions)
             for relative in [r for r in versions if r not in remote]:
                 self._remove(relative)
                 del versions[relative]
@@ -173,20 +175,32 @@ class RemoteMirror:
                     left_out.append(relative)
                     continue
                 budget -= size if copied else 0
-                if versions.get(relative) == [size, modified]:
-                    continue
                 target = os.path.join(self.local_root, *relative.split("/"))
-                _copy(fs, path, target, size if copied else 0, modified)
+                if versions.get(relative) == [size, modified] and os.path.exists(target):
+                    continue
+                try:
+                    _copy(fs, path, target, size if copied else 0, modified)
+                except OSError as exc:  # gone since the listing (renamed into place), unwritable
+                    failed.append(f"{relative} ({type(exc).__name__}: {exc})")
+                    continue
                 versions[relative] = [size, modified]
         finally:  # what was copied stays known if the remote fails half-way
             self._save_versions(versions)
-        problems = (
-            [f"{len(left_out)} remote files over the {self.max_bytes / 1e6:.0f} MB mirror budget "
-             f"(TB_PERF_REMOTE_MAX_MB) not copied, e.g. {left_out[0]}"]
-            if left_out else []
-        )  # fmt: skip
-        if problems and problems != self.problems:
-            logger.warning("tb_perf: remote logdir %s: %s", self.url, problems[0])
+            if versions != before:
+                self.generation += 1
+        problems = []
+        if left_out:
+            problems.append(
+                f"{len(left_out)} remote files over the {self.max_bytes / 1e6:.0f} MB mirror "
+                f"budget (TB_PERF_REMOTE_MAX_MB) not copied, e.g. {left_out[0]}"
+            )
+        if failed:
+            problems.append(
+                f"{len(failed)} files not copied (tried again next time), e.g. {failed[0]}"
+            )
+        for problem in problems:
+            if problem not in self.problems:
+                logger.warning("tb_perf: remote logdir %s: %s", self.url, problem)
         self.problems = problems
 
     def _make_root(self) -> None:
@@ -224,10 +238,10 @@ class RemoteMirror:
         return self._versions
 
     def _save_versions(self, versions: dict[str, list[int | None]]) -> None:
-        path = os.path.join(self.local_root, _MANIFEST)
-        with open(path + ".tmp", "w") as handle:
-            json.dump(versions, handle)
-        os.replace(path + ".tmp", path)
+        handle, partial = tempfile.mkstemp(prefix=_MANIFEST, dir=self.local_root)
+        with os.fdopen(handle, "w") as out:
+            json.dump(versions, out)
+        os.replace(partial, os.path.join(self.local_root, _MANIFEST))
 
 
 def _copy(fs: Any, path: str, target: str, size: int, modified_ns: int | None) -> None:

@@ -215,6 +215,7 @@ class RunService:
         self.logdir = logdir
         # a remote (fsspec URL) logdir is analysed through a local copy of its run files
         self.mirror = RemoteMirror(logdir) if is_remote(logdir) else None
+        self._mirror_generation = -1  # of the mirror the runs were discovered in
         self.max_file_bytes = max_file_bytes
         self.discovery_ttl_s = discovery_ttl_s
         self.inline_wait_s = inline_wait_s
@@ -232,11 +233,18 @@ class RunService:
 
     # --- discovery ---------------------------------------------------------------------------
 
-    def discover(self, force: bool = False) -> dict[str, Run]:
-        if self.mirror is not None:  # copies what changed, waiting for it as long as a route
-            self.mirror.refresh(self.inline_wait_s)
+    def discover(
+        self, force: bool = False, *, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Run]:
+        """The runs by name, found again every `discovery_ttl_s`. A remote logdir's mirror is
+        brought up to date first, waiting for that up to `wait_s` seconds."""
+        if self.mirror is not None:
+            self.mirror.refresh(self._wait(wait_s))
+            force = force or self.mirror.generation != self._mirror_generation
         with self._lock:
             if force or time.monotonic() - self._discovered_at > self.discovery_ttl_s:
+                if self.mirror is not None:
+                    self._mirror_generation = self.mirror.generation
                 local = self.mirror.local_root if self.mirror is not None else self.logdir
                 self._runs = discover_runs(local)
                 self._discovered_at = time.monotonic()
@@ -245,7 +253,7 @@ class RunService:
             return self._runs
 
     def has_runs(self) -> bool:
-        return bool(self.discover())
+        return bool(self.discover(wait_s=0))  # asked on every plugin listing: never waits
 
     def runs(self) -> list[dict[str, Any]]:
         now = now_ns()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import threading
 import uuid
 from pathlib import Path
 
@@ -177,3 +178,50 @@ def test_unwritable_cache_mirrors_into_a_temporary_folder(memory_logdir, tmp_pat
     assert _files(Path(mirror.local_root) / "ddp_leak" / "plugins")
     assert len([r for r in caplog.records if "cannot create" in r.getMessage()]) == 1
     shutil.rmtree(mirror.local_root)
+
+
+def test_plugin_listing_never_waits_for_a_sync(memory_logdir, monkeypatch):
+    """is_active() (asked on every TensorBoard plugin listing) answers from the mirror as it
+    is while a sync is held up; routes wait for it."""
+    url, _, _ = memory_logdir
+    client = PluginClient(url)
+    release = threading.Event()
+    find = type(fsspec.filesystem("memory")).find
+
+    def held_up(self, *args, **kwargs):
+        release.wait(60)
+        return find(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(fsspec.filesystem("memory")), "find", held_up)
+    assert client.plugin.is_active() is False  # nothing mirrored yet, and no waiting
+    release.set()
+    assert [r["name"] for r in client.json("runs")] == list(RUNS)
+    assert client.plugin.is_active() is True
+
+
+def test_a_file_gone_since_the_listing_is_skipped_and_copied_later(
+    memory_logdir, tmp_path, monkeypatch, caplog
+):
+    """A file renamed away between listing and copy (a writer's temporary name) costs that
+    file only, with one warning; the next sync copies it."""
+    url, _, _ = memory_logdir
+    mirror = RemoteMirror(url, tmp_path / "staging")
+    memory_fs = type(fsspec.filesystem("memory"))
+    real_open = memory_fs._open
+
+    def vanished(self, path, *args, **kwargs):
+        if path.endswith(".memory.jsonl"):
+            raise FileNotFoundError(path)
+        return real_open(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(memory_fs, "_open", vanished)
+    with caplog.at_level(logging.WARNING, logger=remote.__name__):
+        assert mirror.sync() and mirror.sync()
+    plugin = Path(mirror.local_root) / "ddp_leak" / "plugins" / "tb_perf"
+    assert not list(plugin.glob("*.memory.jsonl")) and list(plugin.glob("*.timer.jsonl"))
+    (problem,) = mirror.problems
+    assert "2 files not copied" in problem and "FileNotFoundError" in problem
+    assert len([r for r in caplog.records if "not copied" in r.getMessage()]) == 1
+    monkeypatch.undo()
+    assert mirror.sync() and mirror.problems == []
+    assert len(list(plugin.glob("*.memory.jsonl"))) == 2
