@@ -538,7 +538,7 @@ class ModuleProfiler:
             return
         try:
             action(**kwargs)
-        except OSError as exc:
+        except (OSError, ValueError) as exc:  # ValueError: the writer was closed first
             self._failed = True
             warnings.warn(
                 f"ModuleProfiler stopped: cannot write {self._file.path}: {exc}",

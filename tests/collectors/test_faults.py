@@ -20,8 +20,9 @@ import warnings
 from pathlib import Path
 
 import pytest
+import torch
 
-from collectors import MemorySampler, MyTimer, RunWriter
+from collectors import MemorySampler, ModuleProfiler, MyTimer, RunWriter
 from collectors._writer import UNLINK_CHECK_NS
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS
 from tb_perf_plugin.service import RunService
@@ -215,18 +216,24 @@ def test_deleted_run_directory_in_process_warns_once_and_close_does_not_raise(tm
     assert not (tmp_path / "run").exists()
 
 
-def test_closed_writer_turns_the_timer_off_with_one_warning(tmp_path):
+def test_closed_writer_turns_each_collector_off_with_one_warning(tmp_path):
     writer = RunWriter(tmp_path)
     timer = MyTimer(writer, gpu=False)
-    writer.close()
+    model = torch.nn.Linear(4, 4)
+    modules = ModuleProfiler(model, timer, gpu=False, flush_every_steps=1).attach()
+    sampler = MemorySampler(timer).attach()
+    writer.close()  # closed under the collectors' feet
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for _ in range(3):
             with timer.range("work"):
-                pass
+                model(torch.randn(2, 4)).sum().backward()
             timer.step()
+        sampler.detach()
+        modules.detach()
         timer.close()
-    assert [str(w.message).split(":")[0] for w in caught] == ["MyTimer stopped"]
+    said = sorted(str(w.message).split(":")[0] for w in caught)
+    assert said == ["MemorySampler stopped", "ModuleProfiler stopped", "MyTimer stopped"]
 
 
 # --- four gloo ranks ---------------------------------------------------------------------------
