@@ -194,6 +194,15 @@ def test_out_of_range_and_deeply_nested_lines_are_skipped(kind, bad, tmp_path):
     assert any("malformed" in p for p in result.problems), result.problems
 
 
+def test_a_name_that_is_not_utf8_skips_only_its_line(tmp_path):
+    path = tmp_path / "rank0.x.timer.jsonl"
+    span = b'{"k":"span","id":1,"parent":0,"name":"%s","step":0,"t0":1,"t1":2}\n'
+    path.write_bytes(HEADERS["timer"] + span % b"ok" + span % b"caf\xe9" + GOOD_LINES["timer"])
+    tables = read_timer_file(str(path), MAX_BYTES)
+    assert tables.spans["name"].astype(str).tolist() == ["ok"]
+    assert len(tables.steps) == 1 and tables.problems == ["1 malformed line(s) skipped"]
+
+
 @pytest.mark.parametrize("reader", [read_meta, lambda p: read_task_summary(p, MAX_BYTES)])
 def test_deeply_nested_json_documents_are_refused(reader, tmp_path):
     path = tmp_path / "rank0.x.meta.json"
