@@ -170,11 +170,10 @@ def test_file_size_limit_keeps_whole_lines_and_every_step_before_it(faulty_runs)
         content = path.read_bytes()
         assert content.endswith(b"\n"), kind  # the failed write was cut back to whole lines
         assert len(content) <= FSIZE_LIMIT
-    # these three outgrow the limit (the GpuTracker's file may not, in a short run); the
-    # metadata stays small and is rewritten whole
-    assert counts == {"timer": 1, "memory": 1, "modules": 1, "system": counts["system"],
-                      "writer": 0}  # fmt: skip
-    assert counts["system"] <= 1
+    # these three outgrow the limit; the GpuTracker's file and the scalars (the writer's)
+    # may not, in a short run; the metadata stays small and is rewritten whole
+    assert counts["timer"] == counts["memory"] == counts["modules"] == 1
+    assert counts["system"] <= 1 and counts["writer"] <= 1
     run, tables = _read(run_dir.parent, run_dir.name)
     assert run.status(time.time_ns()) == "finished"
     assert tables.warnings == []
