@@ -100,6 +100,7 @@ class TorchProfilerBackend:
         self._trace_to_collectors_ns = 0
         self._costs_ns: dict[str, int] = {}
         self._export_thread: threading.Thread | None = None
+        self._export_failed = False  # warned once: a full disk fails every later window too
         self._lock = threading.Lock()
 
     # --- CaptureBackend ----------------------------------------------------------------------
@@ -232,12 +233,15 @@ class TorchProfilerBackend:
             os.replace(partial, final)
             window.update(file=final.name, bytes=final.stat().st_size)
         except Exception as exc:
-            logger.warning(
-                "profile_steps: writing the trace of steps %d-%d failed; training goes on",
-                first_step,
-                last_step,
-                exc_info=True,
-            )
+            if not self._export_failed:
+                self._export_failed = True
+                logger.warning(
+                    "profile_steps: writing the trace of steps %d-%d failed; training goes on "
+                    "(later failures only in the windows' metadata)",
+                    first_step,
+                    last_step,
+                    exc_info=True,
+                )
             window["error"] = f"{type(exc).__name__}: {exc}"
             with contextlib.suppress(OSError):
                 partial.unlink(missing_ok=True)

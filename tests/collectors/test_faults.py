@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from collectors import MemorySampler, ModuleProfiler, MyTimer, RunWriter
+from collectors import MemorySampler, ModuleProfiler, MyTimer, RunWriter, profile_steps
 from collectors._writer import UNLINK_CHECK_NS
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS
 from tb_perf_plugin.service import RunService
@@ -233,6 +233,23 @@ def test_closed_writer_turns_each_collector_off_with_one_warning(tmp_path):
         timer.close()
     said = sorted(str(w.message).split(":")[0] for w in caught)
     assert said == ["MemorySampler stopped", "ModuleProfiler stopped", "MyTimer stopped"]
+
+
+def test_deleted_run_directory_fails_every_trace_window_but_warns_once(tmp_path, caplog):
+    timer = MyTimer(tmp_path / "run", gpu=False)
+    weights = torch.randn(64, 64)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with profile_steps(timer, wait=0, warmup=0, active=1, repeat=3):
+            shutil.rmtree(tmp_path / "run")
+            for step in range(4):
+                timer.set_step(step)
+                with timer.range("matmul"):
+                    (weights @ weights).sum()
+        timer.close()
+    failures = [r for r in caplog.records if "writing the trace" in r.getMessage()]
+    assert len(failures) == 1  # three windows failed
+    assert [str(w.message).split(":")[0] for w in caught].count("RunWriter") == 1
 
 
 # --- four gloo ranks ---------------------------------------------------------------------------
