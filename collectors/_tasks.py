@@ -20,6 +20,7 @@ active=1, repeat=max_captures)`); traces are written by `TorchProfilerBackend`.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gzip
 import json
 import logging
@@ -224,6 +225,7 @@ class TaskProfiler:
         self.profiler_options = profiler_options
         self._tasks: dict[str, _Task | _NullTask] = {}
         self._lock = threading.Lock()
+        self._summary_failed = False  # warned once: a full disk fails every later summary too
 
     @property
     def writer(self) -> RunWriter:
@@ -271,8 +273,16 @@ class TaskProfiler:
     def _write_summary(self, task: _Task) -> None:
         path = self.writer.data_dir / f"{self.writer.file_prefix}.task-{task.slug}.summary.json"
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(json.dumps(task.summary()))
-        os.replace(tmp, path)
+        try:
+            tmp.write_text(json.dumps(task.summary()))
+            os.replace(tmp, path)
+        except OSError as exc:  # the previous summary stays whole; training goes on
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            if not self._summary_failed:
+                self._summary_failed = True
+                logger.warning("profile_task: cannot write %s: %s; training goes on", path, exc)
+            return
         self._write_metadata()
 
     def _write_metadata(self) -> None:

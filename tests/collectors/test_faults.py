@@ -22,7 +22,14 @@ from pathlib import Path
 import pytest
 import torch
 
-from collectors import MemorySampler, ModuleProfiler, MyTimer, RunWriter, profile_steps
+from collectors import (
+    MemorySampler,
+    ModuleProfiler,
+    MyTimer,
+    RunWriter,
+    TaskProfiler,
+    profile_steps,
+)
 from collectors._writer import UNLINK_CHECK_NS
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS
 from tb_perf_plugin.service import RunService
@@ -250,6 +257,25 @@ def test_deleted_run_directory_fails_every_trace_window_but_warns_once(tmp_path,
     failures = [r for r in caplog.records if "writing the trace" in r.getMessage()]
     assert len(failures) == 1  # three windows failed
     assert [str(w.message).split(":")[0] for w in caught].count("RunWriter") == 1
+
+
+def test_deleted_run_directory_under_task_profiling_warns_once_and_closes(tmp_path, caplog):
+    timer = MyTimer(tmp_path / "run", gpu=False)
+    tasks = TaskProfiler(timer, types="DIT", skip_first=0, max_captures=3)
+    weights = torch.randn(64, 64)
+    shutil.rmtree(tmp_path / "run")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the writer's own warning: tested above
+        for step in range(3):
+            timer.set_step(step)
+            with tasks.task("DIT"):
+                (weights @ weights).sum()
+        tasks.close()  # summaries cannot be written: logged once, never raised
+        timer.close()
+    said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len([m for m in said if "writing the trace" in m]) == 1
+    assert len([m for m in said if "profile_task: cannot write" in m]) == 1
+    assert not [m for m in said if "callback failed" in m]
 
 
 # --- four gloo ranks ---------------------------------------------------------------------------
