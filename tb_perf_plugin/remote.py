@@ -38,6 +38,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_REMOTE_MAX_MB", "16384")) * 1e6)
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+)://")
+_USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+://)[^/@]*@")
 _TIME_KEYS = ("mtime", "LastModified", "last_modified", "updated", "modified", "created")
 _MANIFEST = ".tb_perf_mirror.json"
 _CHUNK = 1 << 20
@@ -103,6 +104,7 @@ class RemoteMirror:
         min_interval_s: float = 5.0,
     ) -> None:
         self.url = url
+        self.shown_url = _USERINFO.sub(r"\1***@", url)  # in messages: no password
         key = hashlib.sha256(url.encode()).hexdigest()[:16]
         root = Path(staging_dir) if staging_dir is not None else default_cache_dir() / "remote"
         self.local_root = str(root / key)
@@ -140,14 +142,14 @@ class RemoteMirror:
                 logger.warning(
                     "tb_perf: remote logdir %s unreachable (%s: %s); showing the last copy in "
                     "%s, retrying every %.0f s",
-                    self.url, type(exc).__name__, exc, self.local_root, self.min_interval_s,
+                    self.shown_url, type(exc).__name__, exc, self.local_root, self.min_interval_s,
                 )  # fmt: skip
             self._failing = True
             return False
         finally:
             self._synced_at = time.monotonic()
         if self._failing:
-            logger.warning("tb_perf: remote logdir %s reachable again", self.url)
+            logger.info("tb_perf: remote logdir %s reachable again", self.shown_url)
         self._failing = False
         return True
 
@@ -200,7 +202,7 @@ class RemoteMirror:
             )
         for problem in problems:
             if problem not in self.problems:
-                logger.warning("tb_perf: remote logdir %s: %s", self.url, problem)
+                logger.warning("tb_perf: remote logdir %s: %s", self.shown_url, problem)
         self.problems = problems
 
     def _make_root(self) -> None:
