@@ -12,13 +12,14 @@ import threading
 import uuid
 from pathlib import Path
 
-import fsspec
 import pytest
 
 from tb_perf_plugin import remote
 from tb_perf_plugin.remote import RemoteMirror, is_remote
 from tests.conftest import REPO
 from tests.plugin.conftest import PluginClient
+
+fsspec = pytest.importorskip("fsspec", reason="remote logdirs are read through fsspec")
 
 RUNS = ("ddp_leak", "ddp_traced")  # sorted, as the runs route lists them
 
