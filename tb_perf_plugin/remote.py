@@ -27,6 +27,7 @@ import re
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,13 @@ def is_remote(logdir: str) -> bool:
     """A URL with a scheme other than file:// (TensorBoard hands such logdirs to gfile)."""
     match = _URL.match(logdir)
     return match is not None and match.group(1).lower() != "file"
+
+
+def local_path(logdir: str) -> str:
+    """A local logdir as a path: `file:///runs` is `/runs`; anything else as given."""
+    if logdir.lower().startswith("file://"):
+        return urllib.parse.unquote(urllib.parse.urlsplit(logdir).path)
+    return logdir
 
 
 def _mirrored(relative: str) -> bool:

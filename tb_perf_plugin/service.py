@@ -68,7 +68,7 @@ from .ingest.imported import FileKind
 from .ingest.python_profile import is_python_profile_name
 from .ingest.snapshot import Snapshot, read_snapshot
 from .ingest.tasks import read_task_summary
-from .remote import RemoteMirror, is_remote
+from .remote import RemoteMirror, is_remote, local_path
 from .run_tables import (
     RunAnalysis,
     RunTables,
@@ -245,7 +245,7 @@ class RunService:
             if force or time.monotonic() - self._discovered_at > self.discovery_ttl_s:
                 if self.mirror is not None:
                     self._mirror_generation = self.mirror.generation
-                local = self.mirror.local_root if self.mirror is not None else self.logdir
+                local = self.mirror.local_root if self.mirror else local_path(self.logdir)
                 self._runs = discover_runs(local)
                 self._discovered_at = time.monotonic()
                 for key in [k for k in self._results if k[0] not in self._runs]:

@@ -159,6 +159,12 @@ def test_is_remote(logdir, expected):
     assert is_remote(logdir) is expected
 
 
+def test_file_url_is_a_local_logdir():
+    client = PluginClient((REPO / "sample_runs").as_uri())
+    assert client.plugin._service.mirror is None
+    assert {r["name"] for r in client.json("runs")} >= set(RUNS)
+
+
 @pytest.mark.parametrize(
     "path", ["/r/../etc/passwd", "/r/a/../../x", "/r//x", "/other/x", "/r/a\\..\\b", "/r/.", "/r"]
 )
