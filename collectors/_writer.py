@@ -46,7 +46,7 @@ class RecordFile:
         self._file = open(path, "ab", buffering=0)
         self._size = self._file.tell()  # of the whole lines written: where a failed write is cut
         self._pending: list[str] = []
-        self.error: OSError | None = None  # the write that failed; nothing is written after it
+        self._error: OSError | None = None  # the write that failed; nothing written after it
         self._next_unlink_check_ns = 0
         if self._size == 0:
             self._pending.append(json.dumps({"schema": schema, "version": FORMAT_VERSION}) + "\n")
@@ -60,7 +60,7 @@ class RecordFile:
             return
         data = "".join(self._pending).encode()
         self._pending.clear()
-        if self.error is not None:
+        if self._error is not None:
             return  # raised once already: its owner has turned itself off
         written = 0
         try:
@@ -72,7 +72,7 @@ class RecordFile:
             while written < len(data):  # one write() system call, unless the disk fills up
                 written += self._file.write(data[written:])
         except OSError as exc:
-            self.error = exc
+            self._error = exc
             if written:
                 with contextlib.suppress(OSError):  # /dev/full and pipes cannot be truncated
                     os.ftruncate(self._file.fileno(), self._size)
