@@ -1,12 +1,13 @@
 """Every HTTP route against hostile requests, through TensorBoard's real WSGI app.
 
-The routes are enumerated from `TbPerfPlugin.get_plugin_apps()`, so a new route fails
-`test_every_route_has_a_parameter_table` until it is listed in ROUTES with the parameters it
-takes. Each parameter of each route is then replaced by each hostile value (path tricks,
-links out of the logdir, wrong types, huge numbers and strings, non-UTF-8 bytes, repeated and
-unknown parameters) while the others stay valid. Every answer must be 200/202/400/404 with a
-JSON body (an `error` object unless 200/202), never a 5xx, a traceback or the content of a
-file outside the logdir, and the server must answer a normal request afterwards.
+The routes are enumerated from `TbPerfPlugin.get_plugin_apps()`, so a new route (or a new
+parameter of a route, read from its handler's source) fails
+`test_every_route_has_a_parameter_table` until it is listed in ROUTES. Each parameter of each
+route is then replaced by each hostile value (path tricks, links out of the logdir, wrong
+types, huge numbers and strings, non-UTF-8 bytes, repeated and unknown parameters) while the
+others stay valid. Every answer must be 200/202/400/404 with a JSON body (an `error` object
+unless 200/202), never a 5xx, a traceback or the content of a file outside the logdir, and the
+server must answer a normal request afterwards.
 
 A seeded random sweep mixes valid, hostile and random values: 300 requests in CI, 5,000 with
 `TB_PERF_SOAK=1`; then 8 threads at once: 200 requests in CI, 1,600 with `TB_PERF_SOAK=1`.
@@ -15,8 +16,10 @@ A seeded random sweep mixes valid, hostile and random values: 300 requests in CI
 from __future__ import annotations
 
 import concurrent.futures
+import inspect
 import os
 import random
+import re
 import shutil
 from pathlib import Path
 from urllib.parse import quote
@@ -146,8 +149,12 @@ def _check(client: PluginClient, route: str, query: str) -> int:
 
 
 def test_every_route_has_a_parameter_table(client):
-    routes = set(client.plugin.get_plugin_apps()) - {"/static/*"}
-    assert routes == set(ROUTES), "list each new route's parameters in ROUTES"
+    """ROUTES lists every route and exactly the query parameters its handler reads."""
+    apps = client.plugin.get_plugin_apps()
+    assert set(apps) - {"/static/*"} == set(ROUTES), "list each new route's parameters in ROUTES"
+    for route, params in ROUTES.items():
+        source = inspect.getsource(inspect.unwrap(apps[route]))
+        assert set(re.findall(r'args\.get\("(\w+)"\)', source)) == set(params), route
 
 
 def test_valid_requests_answer(client):
