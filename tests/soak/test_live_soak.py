@@ -98,6 +98,9 @@ def tensorboard(logdir: Path, cache_dir: Path, log: Path) -> Iterator[Server]:
                 raise RuntimeError(f"TensorBoard did not start at {url}:\n{log.read_text()}")
             time.sleep(0.2)
         yield Server(url)
+    except BaseException:
+        print(f"TensorBoard's log ({log}), last lines:\n{log.read_text()[-6000:]}")
+        raise
     finally:
         _stop(process)
 
