@@ -26,8 +26,10 @@ block addresses, the at-OOM dump's `device_traces` with only a `snapshot` entry)
 
 from __future__ import annotations
 
+import io
 import os
 import pickle
+import pickletools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import chain, repeat
@@ -70,6 +72,79 @@ class RestrictedUnpickler(pickle.Unpickler):
 
     def persistent_load(self, pid: Any) -> Any:
         raise RefusedGlobal(f"persistent id {repr(pid)[:200]}")
+
+
+_STOP, _PUT, _LONG_BINPUT, _MEMO_PUTS = 0x2E, 0x70, 0x72, frozenset(b"pqr\x94")
+_SLOW = -100  # in _FIXED_SIZES: an opcode the scan looks at more closely
+
+
+def _argument_sizes() -> tuple[list[int | None], list[int]]:
+    """Per opcode byte: the size of its argument (pickletools' negative codes for sizes read
+    from the data; None for bytes that are no opcode and for opcodes the unpickler refuses),
+    and the same for plain fixed-size opcodes only (_SLOW for the rest): the scan's fast path."""
+    sizes: list[int | None] = [None] * 256
+    for opcode in pickletools.opcodes:
+        if opcode.name not in ("GLOBAL", "INST", "PERSID"):
+            sizes[ord(opcode.code)] = opcode.arg.n if opcode.arg else 0
+    fixed = [
+        size if size is not None and size >= 0 and code not in _MEMO_PUTS and code != _STOP
+        else _SLOW
+        for code, size in enumerate(sizes)
+    ]  # fmt: skip
+    return sizes, fixed
+
+
+_ARGUMENT_SIZES, _FIXED_SIZES = _argument_sizes()
+_LENGTH_FIELDS = {  # pickletools' code -> (bytes of the length field, signed)
+    pickletools.TAKEN_FROM_ARGUMENT1: (1, False),
+    pickletools.TAKEN_FROM_ARGUMENT4: (4, True),
+    pickletools.TAKEN_FROM_ARGUMENT4U: (4, False),
+    pickletools.TAKEN_FROM_ARGUMENT8U: (8, False),
+}
+
+
+def check_memo_indices(data: bytes) -> None:
+    """Refuse a memo index beyond the number of objects memoized so far, which no pickler
+    writes: the C unpickler sizes its memo array by the largest index it is given, so the 9
+    bytes `\\x80\\x02]r\\xff\\xff\\xff\\xff.` would make it allocate and clear 64 GB. Walks
+    the opcodes without building anything; stops at STOP and at anything the unpickler
+    itself refuses."""
+    position, end, memoized = 0, len(data), 0
+    fixed_sizes = _FIXED_SIZES
+    while position < end:
+        code = data[position]
+        fixed = fixed_sizes[code]
+        if fixed >= 0:
+            position += 1 + fixed
+            continue
+        size = _ARGUMENT_SIZES[code]
+        position += 1
+        if size is None or code == _STOP:
+            return
+        if code in _MEMO_PUTS:
+            index = 0
+            if code == _LONG_BINPUT:
+                index = int.from_bytes(data[position : position + 4], "little")
+            elif code == _PUT:
+                try:
+                    index = int(data[position : data.find(b"\n", position)])
+                except ValueError:
+                    return
+            if index > memoized:
+                raise pickle.UnpicklingError(
+                    f"memo index {index} out of order ({memoized} objects memoized)"
+                )
+            memoized += 1
+        if size >= 0:
+            position += size
+        elif size == pickletools.UP_TO_NEWLINE:
+            position = data.find(b"\n", position) + 1
+            if position == 0:
+                return
+        else:
+            width, signed = _LENGTH_FIELDS[size]
+            length = int.from_bytes(data[position : position + width], "little", signed=signed)
+            position += width + max(length, 0)
 
 
 @dataclass
@@ -141,8 +216,9 @@ def _load(path: str, name: str) -> Any:
                     f"{name}: not a pickle file (snapshots are pickles of protocol 2 or newer, "
                     "which start with byte 0x80)"
                 )
-            fh.seek(0)
-            return RestrictedUnpickler(fh).load()
+            data = b"\x80" + fh.read()
+        check_memo_indices(data)
+        return RestrictedUnpickler(io.BytesIO(data)).load()
     except Unreadable:
         raise
     except RefusedGlobal as exc:

@@ -18,7 +18,12 @@ from pathlib import Path
 import pytest
 
 from tb_perf_plugin.errors import Unreadable
-from tb_perf_plugin.ingest.snapshot import RestrictedUnpickler, Snapshot, read_snapshot
+from tb_perf_plugin.ingest.snapshot import (
+    RestrictedUnpickler,
+    Snapshot,
+    check_memo_indices,
+    read_snapshot,
+)
 
 from ._fuzz import case_count, mutate_bytes, mutate_json, run_cases, watchdog
 
@@ -175,3 +180,33 @@ def test_a_snapshot_over_the_limit_is_refused(tmp_path):
     path.write_bytes(pickle.dumps(_generated(), protocol=4))
     with pytest.raises(Unreadable, match="limit"):
         read_snapshot(str(path), 100)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\x80\x02]r\xff\xff\xff\xff.", b"\x80\x02]p4294967295\n.", b"\x80\x04]r\x00\x00\x00\x40."],
+    ids=["LONG_BINPUT", "PUT", "LONG_BINPUT-2^30"],
+)
+def test_a_memo_index_far_ahead_is_refused_before_the_unpickler_allocates(data, tmp_path):
+    """Regression (found by the soak run): a memo index of 2^32 made the C unpickler allocate
+    and clear a 64 GB memo array (tens of seconds, 21 GB resident) for a 9-byte file."""
+    path = tmp_path / "memo.pickle"
+    path.write_bytes(data)
+    with watchdog(10), pytest.raises(Unreadable, match="memo index"):
+        read_snapshot(str(path), MAX_BYTES)
+
+
+def test_every_pickle_the_standard_pickler_writes_passes_the_memo_check():
+    """Property: the memo check never refuses what a real pickler writes, in any protocol
+    (objects shared and repeated, so memo references abound)."""
+    for case in range(case_count(200, 5_000)):
+        rng = random.Random(f"memo:{case}")
+        shared = [rng.random(), "x" * rng.randint(0, 300), {"k": list(range(rng.randint(0, 50)))}]
+        doc = [
+            rng.choice(shared) if rng.random() < 0.5 else {"i": i, "s": str(i), "t": (i, None)}
+            for i in range(rng.randint(0, 2000))
+        ]
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            data = pickle.dumps(doc, protocol=protocol)
+            check_memo_indices(data)
+            assert pickle.loads(data) == doc
