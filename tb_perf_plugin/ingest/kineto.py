@@ -557,11 +557,13 @@ class _Columns:
         slices["start"] = _to_ns(slices.pop("start_us"), base)
         slices["dur"] = np.rint(slices.pop("dur_us") * 1000).astype(np.int64)
         order = np.argsort(slices["start"], kind="stable")
-        slices = {name: column[order] for name, column in slices.items()}
+        for name in slices:  # one column at a time: peak memory stays near one table
+            slices[name] = slices[name][order]
         memory = _concat(_in_file_order(self.memory_parts), MEMORY_COLUMNS)
         memory["ts"] = _to_ns(memory.pop("ts_us"), base)
         order = np.argsort(memory["ts"], kind="stable")
-        memory = {name: column[order] for name, column in memory.items()}
+        for name in memory:
+            memory[name] = memory[name][order]
         self.meta.events = self.events
         unclosed = sum(len(stack) for stack in self.open_begins.values())
         if unclosed:
@@ -574,7 +576,9 @@ def _in_file_order(parts: list[tuple[int, dict[str, np.ndarray]]]) -> list[dict[
 
 
 def _concat(parts: list[dict[str, np.ndarray]], schema: dict[str, type]) -> dict[str, np.ndarray]:
-    """Join chunk pieces; empty tables get typed empty columns (times as float µs)."""
+    """Join chunk pieces, taking each column out of the pieces as it is joined (so their
+    memory goes as the table's comes); empty tables get typed empty columns (times as float
+    µs)."""
     names = (
         list(parts[0])
         if parts
@@ -586,7 +590,7 @@ def _concat(parts: list[dict[str, np.ndarray]], schema: dict[str, type]) -> dict
     out = {}
     for name in names:
         if parts:
-            out[name] = np.concatenate([part[name] for part in parts])
+            out[name] = np.concatenate([part.pop(name) for part in parts])
         else:
             out[name] = np.zeros(0, dtype=np.float64 if name.endswith("_us") else schema[name])
     return out
@@ -604,18 +608,16 @@ def _decompressed_blocks(path: str, max_bytes: int, block_bytes: int = 4 << 20) 
         gzipped = handle.read(2) == b"\x1f\x8b"
         handle.seek(0)
         inflater = zlib.decompressobj(wbits=47) if gzipped else None
-        while True:
-            compressed = handle.read(1 << 20)
-            if not compressed:
-                break
-            pieces = [compressed] if inflater is None else []
-            while inflater is not None and compressed:
-                pieces.append(inflater.decompress(compressed, block_bytes))
-                compressed = inflater.unconsumed_tail
-                if inflater.eof and inflater.unused_data:  # concatenated gzip members
-                    compressed = inflater.unused_data
-                    inflater = zlib.decompressobj(wbits=47)
-            for piece in pieces:
+        while compressed := handle.read(1 << 20):
+            while compressed:  # each piece counted as it comes: 1 MiB of a bomb is 1 GB
+                if inflater is None:
+                    piece, compressed = compressed, b""
+                else:
+                    piece = inflater.decompress(compressed, block_bytes)
+                    compressed = inflater.unconsumed_tail
+                    if inflater.eof and inflater.unused_data:  # concatenated gzip members
+                        compressed = inflater.unused_data
+                        inflater = zlib.decompressobj(wbits=47)
                 total += len(piece)
                 if total > max_bytes:
                     raise Unreadable(
