@@ -184,3 +184,19 @@ def test_a_loop_that_only_calls_step_counts_from_its_next_step(tmp_path, set_fir
     timer.close()
     (trace,) = data_dir(tmp_path).glob("*.pt.trace.json.gz")
     assert f".{expected}.pt.trace" in trace.name
+
+
+def test_span_names_with_quotes_and_control_characters_keep_the_trace_readable(tmp_path):
+    """torch writes range names into the Chrome trace without JSON escaping: the mirror makes
+    them safe, so a span named with a quote does not cost the whole window."""
+
+    timer = MyTimer(tmp_path, gpu=False)
+    with profile_steps(timer, wait=0, warmup=0, active=1):
+        timer.set_step(0)
+        with timer.range('load "train" split\\part\n'):
+            torch.ones(4).sum()
+        timer.set_step(1)
+    timer.close()
+    (trace,) = (tmp_path / "plugins" / "tb_perf").glob("*.pt.trace.json.gz")
+    names = {e.get("name") for e in json.loads(gzip.decompress(trace.read_bytes()))["traceEvents"]}
+    assert "load 'train' split/part " in names
