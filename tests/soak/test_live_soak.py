@@ -221,6 +221,18 @@ def final_answers(server: Server) -> dict[str, object]:
     return answers
 
 
+def settled_answers(server: Server) -> dict[str, object]:
+    """final_answers once two rounds a few seconds apart agree: a live run's views may show
+    the version read last while the newest one is being read."""
+    answers = final_answers(server)
+    for _ in range(10):
+        time.sleep(2)
+        previous, answers = answers, final_answers(server)
+        if answers == previous:
+            return answers
+    raise AssertionError("the answers kept changing after the files stopped changing")
+
+
 def test_live_training_served_to_concurrent_clients(tmp_path):
     logdir = tmp_path / "logs"
     logdir.mkdir()
@@ -256,11 +268,12 @@ def test_live_training_served_to_concurrent_clients(tmp_path):
         for thread in clients:
             thread.join(REQUEST_TIMEOUT_S * 3)
             assert not thread.is_alive(), "a client hangs"
-        live = final_answers(server)
+        live = settled_answers(server)
     written_windows = {int(p.name.split(".steps")[1].split("-")[0])
                        for p in plugin_dir.glob("rank*.pt.trace.json.gz")}  # fmt: skip
     print(f"\n{seen.requests} requests by {CLIENTS} clients, statuses {seen.statuses}")
-    assert not seen.failures, seen.failures[:20]
+    log = (tmp_path / "tensorboard.log").read_text()
+    assert not seen.failures, (seen.failures[:20], log[log.find("Traceback") :][:6000])
     assert seen.statuses.get(200, 0) > 0
     assert seen.ranks == {0, 1}
     assert written_windows and written_windows <= seen.traced_steps  # each window's first step
