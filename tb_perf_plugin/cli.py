@@ -41,7 +41,10 @@ EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
 def _resolve(run: str, logdir: str | None, executor: str | None = None) -> tuple[RunService, str]:
     """A service and run name for RUN: a run name under --logdir, or a run directory's path."""
     if logdir is not None:
-        return RunService(logdir, executor=executor), run
+        service = RunService(logdir, executor=executor)
+        if service.mirror is not None:  # a remote logdir: copy its run files before reading
+            service.mirror.refresh(None)
+        return service, run
     if not os.path.isdir(run):
         raise InvalidArgument(f"{run!r} is not a directory (give a run directory, or --logdir)")
     service = RunService(run, executor=executor)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,6 +147,13 @@ def _size_mtime(path: str) -> tuple[int, int]:
     return (st.st_size, st.st_mtime_ns)
 
 
+def _is_regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _is_trace(name: str) -> bool:
     return name.endswith(_TRACE_SUFFIXES)
 
@@ -254,7 +262,7 @@ def _writer_files(plugin_dir: str) -> list[WriterFiles]:
             writers[task[1]].task_summaries.append(path)
             continue
         match = _WRITER_FILE.match(entry)
-        if match is None:
+        if match is None or not _is_regular(path):  # a FIFO or device would block or never end
             continue
         prefix, rank, kind, _ = match.groups()
         writer = writers.setdefault(prefix, WriterFiles(prefix, int(rank)))

@@ -41,3 +41,14 @@ def test_torch_tb_profiler_samples_open_as_runs(shared_data):
     runs = discover_runs(str(samples))
     assert sorted(runs) == ["resnet50_num_workers_0", "resnet50_num_workers_4"]
     assert len(runs["resnet50_num_workers_0"].traces) == 2  # two spans of one worker
+
+
+def test_record_files_that_are_not_regular_files_are_left_out(tmp_path):
+    """A FIFO would block a reader for ever and a link to /dev/full or /dev/zero never ends."""
+    write_training_run(tmp_path / "r", world_size=1, steps=1)
+    data = tmp_path / "r" / "plugins" / "tb_perf"
+    prefix = next(data.glob("*.meta.json")).name.removesuffix(".meta.json")
+    os.mkfifo(data / f"{prefix}.memory.jsonl")
+    os.symlink("/dev/zero", data / f"{prefix}.system.jsonl")
+    (writer,) = discover_runs(str(tmp_path))["r"].writers
+    assert sorted(writer.files) == ["meta", "timer"]

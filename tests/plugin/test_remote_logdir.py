@@ -6,9 +6,11 @@ files nobody reads are not copied, and an unreachable remote is one warning, nev
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -233,3 +235,21 @@ def test_a_file_gone_since_the_listing_is_skipped_and_copied_later(
     monkeypatch.undo()
     assert mirror.sync() and mirror.problems == []
     assert len(list(plugin.glob("*.memory.jsonl"))) == 2
+
+
+def test_cli_reads_a_remote_logdir_whole(memory_logdir, capsys, monkeypatch):
+    """The CLI waits for the mirror before it reads (it has no reload to catch up later), here
+    for a remote slower than the plugin's first wait."""
+    from tb_perf_plugin.cli import main
+
+    sync = RemoteMirror.sync
+
+    def slow_sync(self):
+        time.sleep(1.5)  # longer than the service's two inline waits of 0.5 s
+        return sync(self)
+
+    monkeypatch.setattr(RemoteMirror, "sync", slow_sync)
+    url, _, _ = memory_logdir
+    assert main(["analyze", "ddp_leak", "--logdir", url, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [r["steps"] for r in report["ranks"]] == [60, 60]
