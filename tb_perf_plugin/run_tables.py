@@ -72,6 +72,7 @@ from .ingest.timer import (
 from .timeline import RankInput, Timeline
 
 IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
+STILL_WRITING = "still being written; shown once complete"  # an unreadable file's warning then
 _PROFILER_STEP = re.compile(r"^ProfilerStep#(\d+)$")
 
 
@@ -215,7 +216,8 @@ def read_run(
     readable += len(imported["python_profile_files"]) + imported["kernel_metrics"]["file"].nunique()
     has_collector_files = any(set(RECORD_KINDS) & set(w.files) for w in run.writers)
     has_files = has_collector_files or run.traces or any(f.kind for f in run.imported)
-    if readable == 0 and not traces and has_files and not _still_being_written(run):
+    writing = any(w.endswith(STILL_WRITING) for w in warnings)  # a trace or copy under way
+    if readable == 0 and not traces and has_files and not writing:
         raise Unreadable("; ".join(warnings) or f"run {run.name!r} has no readable files")
     return RunTables(
         signature=signature,
@@ -330,33 +332,13 @@ def _size(path: str) -> int:
         return 0
 
 
-def _changed_recently(path: str) -> bool:
-    """Changed within IN_PROGRESS_NS: a writer (or a copy) may still be under way. OSError
-    if the file is gone."""
-    return time.time_ns() - os.stat(path).st_mtime_ns < IN_PROGRESS_NS
-
-
-def _still_being_written(run: Run) -> bool:
-    """Whether a file of the run may still be being written: a run whose files are all
-    unreadable is in progress then (its warnings say so), not unreadable."""
-    paths = [*run.traces, *(f.path for f in run.imported if f.kind is not None)]
-    paths += [p for w in run.writers for p in w.files.values()]
-    for path in paths:
-        try:
-            if _changed_recently(path):
-                return True
-        except OSError:
-            continue
-    return False
-
-
 def _trace_problem(path: str, name: str, message: str) -> str:
     try:
-        recent = _changed_recently(path)
+        recent = time.time_ns() - os.stat(path).st_mtime_ns < IN_PROGRESS_NS
     except OSError:
         return f"{name}: disappeared while reading"
     if recent:
-        return f"{name}: still being written; shown once complete"
+        return f"{name}: {STILL_WRITING}"
     return message if message.startswith(os.path.basename(path)) else f"{name}: {message}"
 
 
