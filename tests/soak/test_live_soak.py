@@ -49,6 +49,7 @@ REQUEST_TIMEOUT_S = 60  # one request; longer is a hang
 DISCOVERY_TTL_S = 5.0  # RunService's: new files are seen within this
 LIVE_RUN, COPIED_RUN = "live", "copied"
 IN_PROGRESS = "still being written"
+COPY_PIECES = 400  # of the copied trace; past half, one every 0.25 s until the test has looked
 ROUTES = ("summary", "findings", "breakdown", "operators", "memory", "timeline/meta")
 
 
@@ -194,19 +195,25 @@ def wait_for_step(worker: subprocess.Popen, step: int) -> None:
 
 def copy_slowly(source: Path, target: Path, half_written: threading.Event,
                 checked: threading.Event) -> None:  # fmt: skip
-    """Write a real trace under its final name in chunks, as a copy onto a shared file system
-    does; pause at half until the test has looked at the half-written file."""
+    """Write a real trace under its final name a little at a time, as a copy onto a shared file
+    system does; once half is written, keep writing slowly until the test has looked at the
+    file being written, then write the rest."""
     data = gzip.decompress(source.read_bytes())
-    chunks = [data[i * len(data) // 6 : (i + 1) * len(data) // 6] for i in range(6)]
+    pieces = [data[i * len(data) // COPY_PIECES : (i + 1) * len(data) // COPY_PIECES]
+              for i in range(COPY_PIECES)]  # fmt: skip
     target.parent.mkdir(parents=True)
     with open(target, "wb") as out:
-        for index, chunk in enumerate(chunks):
-            out.write(chunk)
+        for index, piece in enumerate(pieces[:-1]):
+            out.write(piece)
             out.flush()
-            if index == 2:
-                half_written.set()
-                checked.wait(REQUEST_TIMEOUT_S * 2)
-            time.sleep(0.3)
+            if index < COPY_PIECES // 2:
+                time.sleep(0.005)
+                continue
+            half_written.set()
+            if not checked.is_set():
+                time.sleep(0.25)
+        checked.wait(REQUEST_TIMEOUT_S * 2)
+        out.write(pieces[-1])
 
 
 def final_answers(server: Server) -> dict[str, object]:
@@ -261,6 +268,8 @@ def test_live_training_served_to_concurrent_clients(tmp_path):
         assert any(IN_PROGRESS in w for w in half["warnings"]), half["warnings"]
         checked.set()
         copier.join()
+        finished = time.time() - 120  # a raw-trace run's status follows its files' age: the
+        os.utime(copy_target, (finished, finished))  # copy says "finished" on both servers
         for worker, log in ((rank0, "rank0.log"), (rank1, "rank1.log")):
             worker.stdout.read()
             assert worker.wait() == 0, (tmp_path / log).read_text()[-3000:]
