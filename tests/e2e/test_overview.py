@@ -9,6 +9,7 @@ from urllib.parse import parse_qs
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import Frame, FrameLocator, Page, Route, expect  # noqa: E402
 
 RUN = "ddp_slow_data"
@@ -246,14 +247,22 @@ def test_warnings_and_server_text_render_as_text(page, tensorboard_server):
     truncated = "rank 1: last line is truncated (ignored)"
 
     def summary_route(route: Route) -> None:
-        summary = route.fetch().json()
+        if f"run={RUN}" not in route.request.url:  # the first run, shown before RUN is picked
+            route.continue_()
+            return
+        try:
+            summary = route.fetch().json()
+        except PlaywrightError:  # the page dropped this request for a newer one
+            return
         summary["warnings"] = [truncated, hostile]
         summary["spans"][0]["name"] = hostile
         route.fulfill(content_type="application/json", body=json.dumps(summary))
 
+    tensorboard_server.get_json(f"summary?run={RUN}")  # loaded: the page's request answers 200
     page.route("**/data/plugin/tb_perf/summary?*", summary_route)
     page.goto(f"{tensorboard_server.url}/#tb_perf")
     plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("run-select").select_option(RUN)  # not the first run of sample_runs
     warnings = plugin.get_by_test_id("warnings")
     expect(warnings).to_contain_text("2 warnings")
     expect(warnings.locator("li")).to_have_text([truncated, hostile])
@@ -265,8 +274,9 @@ def test_warnings_and_server_text_render_as_text(page, tensorboard_server):
 def test_compiled_run_shows_mfu_per_rank_and_torch_compile(page, tensorboard_server):
     """sample_runs/ddp_compiled: FlopsCounter's MFU in the rank table, CompileMonitor's
     recompilations in the torch.compile panel, both as the summary route has them."""
-    page.goto(f"{tensorboard_server.url}/#tb_perf&run=ddp_compiled")
+    page.goto(f"{tensorboard_server.url}/#tb_perf")
     plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("run-select").select_option("ddp_compiled")
     expect(plugin.get_by_test_id("compile-table")).to_be_visible()
     summary = tensorboard_server.get_json("summary?run=ddp_compiled")
     for rank in summary["ranks"]:
