@@ -291,6 +291,7 @@ class Timeline:
         self.n_events = len(order)
         group_key = group_key[order]
         first = np.flatnonzero(np.concatenate(([True], group_key[1:] != group_key[:-1])))
+        first = first[: self.n_events]  # no events: no groups
         self.group_keys = group_key[first]
         self.group_lanes = self.group_keys // 65536
         self.group_rows = self.group_keys % 65536
@@ -436,7 +437,7 @@ class Timeline:
     def _lane_runs(self, group: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """(lane, rows of its boxes) per lane, boxes being in group (so lane) order."""
         lanes = self.group_lanes[group]
-        starts = np.flatnonzero(np.concatenate(([True], lanes[1:] != lanes[:-1])))
+        starts = np.flatnonzero(np.concatenate(([True], lanes[1:] != lanes[:-1])))[: len(lanes)]
         bounds = np.append(starts, len(lanes))
         return [
             (int(lanes[a]), np.arange(a, b))

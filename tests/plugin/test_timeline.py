@@ -63,6 +63,17 @@ def test_whole_run_tile_is_bounded_and_accounts_for_every_event(trace_logdir, ma
         assert all(i == -1 for i, m in zip(boxes["id"], merged, strict=True) if m)
 
 
+def test_a_window_past_the_end_of_the_run_is_an_empty_tile(trace_logdir, make_client):
+    """A user panning past the last event: no boxes, no error (it used to be a 500)."""
+    client = make_client(trace_logdir)
+    meta = client.json("timeline/meta", run="v100")
+    tiles = client.json(
+        "timeline/tiles", run="v100", start=meta["end"] + 10**9, end=meta["end"] + 2 * 10**9,
+        width_px=800,
+    )  # fmt: skip
+    assert all(sum(lane["boxes"]["count"]) == 0 for lane in tiles["lanes"])
+
+
 def test_zoomed_window_returns_the_raw_events(trace_logdir, make_client):
     client = make_client(trace_logdir)
     meta = client.json("timeline/meta", run="v100")
