@@ -9,6 +9,7 @@ briefly and otherwise answers with the job's progress (HTTP 202).
 from __future__ import annotations
 
 import concurrent.futures
+import itertools
 import logging
 import os
 import re
@@ -155,6 +156,8 @@ class Progress:
 class _Job:
     signature: tuple
     total_bytes: int
+    serial: int  # later jobs read newer versions of the run's files
+    keep: bool = True  # whether the service keeps the result (else a cache of its own does)
     future: concurrent.futures.Future | None = None
     done_bytes: int = 0
 
@@ -225,8 +228,10 @@ class RunService:
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
         self._discovered_at = float("-inf")
-        self._results: dict[tuple[str, str], tuple[tuple, Any]] = {}
+        # (run, kind) -> (signature, result, job serial) of the newest version read
+        self._results: dict[tuple[str, str], tuple[tuple, Any, int]] = {}
         self._jobs: dict[tuple[str, str], _Job] = {}
+        self._serial = itertools.count()
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._file_reads: dict[str, Any] = {}  # last read of each record file
         self._snapshots = SnapshotCache()
@@ -292,30 +297,54 @@ class RunService:
         total_bytes: int,
         work: Callable[[_Job], Any],
         wait_s: float | None,
+        keep: bool = True,
     ) -> Any:
-        """The cached result of `work` for this run version, or the job's Progress."""
+        """The cached result of `work` for this run version, or the job's Progress. `keep`
+        False leaves the result to a cache of the caller's (large snapshots)."""
         key = (run.name, kind)
+        started = None
         with self._lock:
             cached = self._results.get(key)
             if cached is not None and cached[0] == signature:
                 return cached[1]
             job = self._jobs.get(key)
             if job is None or job.signature != signature:
-                job = self._jobs[key] = _Job(signature, total_bytes)
+                if job is not None:
+                    job.future.cancel()  # an older version's job, if not started: never needed
+                job = self._jobs[key] = _Job(signature, total_bytes, next(self._serial), keep)
+                started = job
                 if self._pool is None:
                     self._pool = concurrent.futures.ThreadPoolExecutor(
                         max_workers=4, thread_name_prefix="tb_perf_job"
                     )
                 job.future = self._pool.submit(work, job)
-        try:
-            result = job.future.result(timeout=wait_s)
-        except concurrent.futures.TimeoutError:
-            return Progress(job.done_bytes, job.total_bytes)
+        if started is not None:  # outside the lock: a job already done calls back at once
+            started.future.add_done_callback(lambda f: self._finished(key, started, f))
+        while True:
+            try:
+                return job.future.result(timeout=wait_s)
+            except concurrent.futures.TimeoutError:
+                if cached is not None:  # a live run: the newest version read so far
+                    return cached[1]
+                return Progress(job.done_bytes, job.total_bytes)
+            except concurrent.futures.CancelledError:  # superseded: the newer version answers
+                with self._lock:
+                    newer, cached = self._jobs.get(key), self._results.get(key)
+                if newer is None:
+                    return cached[1]
+                job = newer
+
+    def _finished(self, key: tuple[str, str], job: _Job, future: concurrent.futures.Future) -> None:
+        """Keep a job's result when it is newer than the one kept, even if a newer job is
+        under way: a run that changes faster than it is read still shows its newest version."""
+        if future.cancelled() or future.exception() is not None:
+            return  # a failed job stays listed: requests for its version get its error
         with self._lock:
             if self._jobs.get(key) is job:
                 del self._jobs[key]
-                self._results[key] = (signature, result)
-        return result
+            kept = self._results.get(key)
+            if job.keep and (kept is None or kept[2] < job.serial):
+                self._results[key] = (job.signature, future.result(), job.serial)
 
     def tables(self, run: Run, wait_s: float | None = None) -> RunTables | Progress:
         """The run's tables, or the ingest progress if not ready within `wait_s` seconds."""
@@ -346,10 +375,10 @@ class RunService:
     ) -> Any:
         """`build(tables)` for this run version (and of the files in `extra_signature`), as a
         job after the tables' own, cached."""
-        signature = run.signature() + extra_signature
         tables = self.tables(run, wait_s)
         if isinstance(tables, Progress):
             return tables
+        signature = tables.signature + extra_signature  # of the version read (live: maybe older)
         total = sum(len(t.tables.slices["start"]) for t in tables.traces) + len(tables.spans)
 
         def work(job: _Job) -> Any:
@@ -851,9 +880,8 @@ class RunService:
         result = self._result(
             run, f"snapshot:{file}", (path, *version), max(version[0], 0),
             lambda job: self._snapshots.get(path, self.max_file_bytes), self._wait(wait_s),
+            keep=False,  # the snapshot cache keeps it (and lets it go)
         )  # fmt: skip
-        with self._lock:  # the snapshot cache keeps it (and lets it go)
-            self._results.pop((run.name, f"snapshot:{file}"), None)
         return run, path, result
 
     def snapshot(
