@@ -19,6 +19,7 @@ import os
 import shutil
 import tempfile
 import threading
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -68,10 +69,16 @@ class TraceCache:
         parsed and stored."""
         key = cache_key(path, kind)
         entry = self.traces_dir / key
+        with _MAPPED_LOCK:
+            mapped = _MAPPED.get(str(entry))
+        if mapped is not None and entry.is_dir():
+            return mapped
         if entry.is_dir():
             try:
                 tables = _read_entry(entry, path)
                 os.utime(entry)  # recently used
+                with _MAPPED_LOCK:
+                    _MAPPED[str(entry)] = tables
                 return tables
             except (OSError, ValueError, KeyError) as exc:
                 logger.warning("tb_perf: cache entry for %s unreadable (%s); re-parsing", path, exc)
@@ -146,13 +153,24 @@ def _dir_bytes(path: Path) -> int:
     return sum(f.stat().st_size for f in path.iterdir() if f.is_file())
 
 
+# Entries memory-mapped now, by folder: every mapped column holds a file descriptor until its
+# tables are dropped, so a run read again (a live run, every reload) shares the mapping it has
+# instead of opening the same columns once more (a long soak ran out of descriptors).
+_MAPPED: weakref.WeakValueDictionary[str, TraceTables] = weakref.WeakValueDictionary()
+_MAPPED_LOCK = threading.Lock()
+# np.load parses each header with `ast.literal_eval`, which CPython 3.11 is not safe to run
+# from several threads at once ("AST constructor recursion depth mismatch", seen in the soak).
+_NPY_HEADER_LOCK = threading.Lock()
+
+
 def _read_entry(entry: Path, path: str) -> TraceTables:
     saved = json.loads((entry / "meta.json").read_text())
     meta = TraceMeta(**{**saved["meta"], "path": path})
     tables: dict[str, dict[str, np.ndarray]] = {table: {} for table in _TABLES}
     for file in entry.glob("*.npy"):
         table, column = file.name[: -len(".npy")].split(".", 1)
-        tables[table][column] = np.load(file, mmap_mode="r", allow_pickle=False)
+        with _NPY_HEADER_LOCK:
+            tables[table][column] = np.load(file, mmap_mode="r", allow_pickle=False)
     return TraceTables(meta, saved["names"], tables["slices"], tables["memory"])
 
 

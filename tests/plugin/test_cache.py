@@ -35,6 +35,20 @@ def test_warm_load_is_memory_mapped_and_equal(tmp_path, trace):
         assert np.array_equal(warm.slices[column], values), column
 
 
+def test_a_trace_read_again_shares_its_mapping_and_opens_no_more_files(tmp_path, trace):
+    """A live run is read again at every change: its unchanged traces must not map their
+    columns once more each time (every mapped column holds a file descriptor)."""
+    cache = TraceCache(tmp_path / "cache")
+    cache.load(trace)  # parsed and stored
+    first = cache.load(trace)  # mapped
+    open_files = len(os.listdir("/proc/self/fd"))
+    again = [cache.load(trace) for _ in range(20)]
+    assert all(tables is first for tables in again)
+    assert len(os.listdir("/proc/self/fd")) == open_files
+    os.utime(trace, ns=(1, 1))  # a changed file is a new entry
+    assert cache.load(trace) is not first
+
+
 def test_key_changes_with_the_file(tmp_path, trace):
     before = cache_key(trace)
     os.utime(trace, ns=(1, 1))
