@@ -411,7 +411,11 @@ class RunService:
         if isinstance(tables, Progress):
             return tables
         ranks = sorted(set(run.ranks) | set(tables.ranks))
-        return _summary_json(run, tables, ranks, self.parse_rank(ranks, rank))
+        selected = self.parse_rank(ranks, rank)
+        extras = self._from_tables(run, "rank_compute", _rank_compute, self._wait(wait_s))
+        if isinstance(extras, Progress):
+            return extras
+        return _summary_json(run, tables, ranks, selected, extras)
 
     def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis | Progress:
         """The run's analysis (breakdowns, operators, kernels, findings), computed once per
@@ -1305,16 +1309,12 @@ def _phases(data: ModuleData) -> list[str]:
     return [PHASES[0]]
 
 
-def _summary_json(
-    run: Run, tables: RunTables, all_ranks: list[int], selected: int | None
-) -> dict[str, Any]:
-    now = now_ns()
-    ranks = []
+def _rank_compute(tables: RunTables) -> dict[int, dict[str, Any]]:
+    """Per rank, FlopsCounter's MFU and torch.compile's activity (the summary's `compute` and
+    `compile`): computed once per version of the run's tables."""
     flops = flops_inputs(tables.rank_meta)
-    for rank in all_ranks:
-        writers = [w for w in run.writers if w.rank == rank]
-        meta = next((w.meta for w in writers if w.meta is not None), None)
-        steps = tables.steps[tables.steps["rank"] == rank]
+    out = {}
+    for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
         step_windows = pd.DataFrame(
             [(s, a, b) for s, (a, b) in sorted(rank_steps(tables, rank, traces).items())],
@@ -1322,6 +1322,28 @@ def _summary_json(
         )
         events = [compile_events(t.tables) for t in traces]
         frames = compiled_frames(pd.concat(events)) if events else pd.DataFrame()
+        out[rank] = {
+            "compute": rank_compute_summary(
+                step_windows, flops, rank, DEFAULT_THRESHOLDS.warmup_steps
+            ),
+            "compile": rank_compile_summary(tables.compile[tables.compile["rank"] == rank], frames),
+        }
+    return out
+
+
+def _summary_json(
+    run: Run,
+    tables: RunTables,
+    all_ranks: list[int],
+    selected: int | None,
+    rank_compute: dict[int, dict[str, Any]],
+) -> dict[str, Any]:
+    now = now_ns()
+    ranks = []
+    for rank in all_ranks:
+        writers = [w for w in run.writers if w.rank == rank]
+        meta = next((w.meta for w in writers if w.meta is not None), None)
+        steps = tables.steps[tables.steps["rank"] == rank]
         ranks.append(
             {
                 "rank": rank,
@@ -1331,12 +1353,7 @@ def _summary_json(
                 "status": run.status(now, rank),
                 "steps": len(steps),
                 "step_time_ns": step_time_stats(steps),
-                "compute": rank_compute_summary(
-                    step_windows, flops, rank, DEFAULT_THRESHOLDS.warmup_steps
-                ),
-                "compile": rank_compile_summary(
-                    tables.compile[tables.compile["rank"] == rank], frames
-                ),
+                **rank_compute.get(rank, {"compute": None, "compile": None}),
             }
         )
     steps = tables.steps if selected is None else tables.steps[tables.steps["rank"] == selected]
