@@ -11,25 +11,11 @@ import type { Dashboard, NavigationParams } from "./dashboard";
 import { h } from "./dom";
 import { durationTickFormat, formatCount, formatDuration, formatPercent } from "./format";
 import { readHash, updateHash } from "./hashState";
-import { type Column, dataTable, type SortState } from "./table";
+import { type Column, dataTable, durationColumn, type SortState } from "./table";
 import { seriesColor } from "./theme";
 import type { RankSummary, SpanRow, Summary } from "./types";
 
 const DEFAULT_SPAN_SORT: SortState = { key: "total_ns", direction: "desc" };
-
-const duration = <Row>(
-  key: string,
-  label: string,
-  value: (row: Row) => number | null,
-  title?: string,
-): Column<Row> => ({
-  key,
-  label,
-  numeric: true,
-  value,
-  format: (row) => formatDuration(value(row)),
-  ...(title === undefined ? {} : { title }),
-});
 
 const RANK_COLUMNS: Column<RankSummary>[] = [
   { key: "rank", label: "rank", numeric: true, value: (r) => r.rank },
@@ -43,10 +29,10 @@ const RANK_COLUMNS: Column<RankSummary>[] = [
     value: (r) => r.steps,
     format: (r) => formatCount(r.steps),
   },
-  duration("mean", "mean step", (r) => r.step_time_ns?.mean ?? null),
-  duration("p50", "p50 step", (r) => r.step_time_ns?.p50 ?? null),
-  duration("p95", "p95 step", (r) => r.step_time_ns?.p95 ?? null),
-  duration("max", "max step", (r) => r.step_time_ns?.max ?? null),
+  durationColumn("mean", "mean step", (r) => r.step_time_ns?.mean ?? null),
+  durationColumn("p50", "p50 step", (r) => r.step_time_ns?.p50 ?? null),
+  durationColumn("p95", "p95 step", (r) => r.step_time_ns?.p95 ?? null),
+  durationColumn("max", "max step", (r) => r.step_time_ns?.max ?? null),
 ];
 
 const COMPUTE_COLUMNS: Column<RankSummary>[] = [
@@ -75,7 +61,7 @@ function formatTflops(value: number | null | undefined): string {
 
 const COMPILE_COLUMNS: Column<RankSummary>[] = [
   { key: "rank", label: "rank", numeric: true, value: (r) => r.rank },
-  duration("compile_ns", "compile time", (r) => r.compile?.compile_ns ?? null),
+  durationColumn("compile_ns", "compile time", (r) => r.compile?.compile_ns ?? null),
   { key: "graphs", label: "graphs", numeric: true, value: (r) => r.compile?.graphs ?? null,
     format: (r) => formatCount(r.compile?.graphs) },
   { key: "recompiles", label: "recompiles", numeric: true,
@@ -132,11 +118,11 @@ function spanColumns(withGpu: boolean): Column<SpanRow>[] {
       value: (s) => s.calls,
       format: (s) => formatCount(s.calls),
     },
-    duration("total_ns", "total", (s) => s.total_ns, "Sum of the span's durations"),
-    duration("self_ns", "self", (s) => s.self_ns, "Total minus the time of direct child spans"),
-    duration("mean_ns", "mean", (s) => s.mean_ns),
-    duration("p50_ns", "p50", (s) => s.p50_ns),
-    duration("p95_ns", "p95", (s) => s.p95_ns),
+    durationColumn("total_ns", "total", (s) => s.total_ns, "Sum of the span's durations"),
+    durationColumn("self_ns", "self", (s) => s.self_ns, "Total minus the time of direct child spans"),
+    durationColumn("mean_ns", "mean", (s) => s.mean_ns),
+    durationColumn("p50_ns", "p50", (s) => s.p50_ns),
+    durationColumn("p95_ns", "p95", (s) => s.p95_ns),
     {
       key: "pct_of_step",
       label: "% of step",
@@ -149,7 +135,7 @@ function spanColumns(withGpu: boolean): Column<SpanRow>[] {
   ];
   if (withGpu) {
     const gpuTitle = "Sum of the spans' CUDA-event durations";
-    columns.push(duration("gpu_total_ns", "GPU total", (s) => s.gpu_total_ns, gpuTitle));
+    columns.push(durationColumn("gpu_total_ns", "GPU total", (s) => s.gpu_total_ns, gpuTitle));
   }
   return columns;
 }

@@ -1,6 +1,7 @@
 // A table whose numeric columns are right-aligned and whose headers sort on click.
 
 import { h } from "./dom";
+import { formatDuration } from "./format";
 
 export type SortDirection = "asc" | "desc";
 
@@ -34,6 +35,23 @@ export interface TableOptions<Row> {
   onSortChange?: (sort: SortState) => void;
   /** Extra class for a row, e.g. to highlight the selected one. */
   rowClass?: (row: Row) => string | undefined;
+}
+
+/** A numeric column of nanosecond durations, shown formatted (e.g. "1.25 ms"). */
+export function durationColumn<Row>(
+  key: string,
+  label: string,
+  value: (row: Row) => number | null,
+  title?: string,
+): Column<Row> {
+  return {
+    key,
+    label,
+    numeric: true,
+    value,
+    format: (row) => formatDuration(value(row)),
+    ...(title === undefined ? {} : { title }),
+  };
 }
 
 const ARIA_SORT = { asc: "ascending", desc: "descending" } as const;

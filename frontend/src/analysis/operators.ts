@@ -5,7 +5,7 @@ import type { Dashboard } from "../dashboard";
 import { h } from "../dom";
 import { formatCount, formatDuration } from "../format";
 import { readHash, updateHash } from "../hashState";
-import { type Column, dataTable, type SortState } from "../table";
+import { type Column, dataTable, durationColumn, type SortState } from "../table";
 import { fetchOperators } from "./api";
 import type { OperatorRow } from "./types";
 
@@ -13,14 +13,7 @@ const MAX_ROWS = 1000;
 const TOP_BARS = 10;
 
 function duration(key: keyof OperatorRow & string, label: string, title: string): Column<OperatorRow> {
-  return {
-    key,
-    label,
-    title,
-    numeric: true,
-    value: (row) => row[key] as number,
-    format: (row) => formatDuration(row[key] as number),
-  };
+  return durationColumn(key, label, (row) => row[key] as number, title);
 }
 
 const COLUMNS: Column<OperatorRow>[] = [

@@ -5,7 +5,7 @@ import { getJson, type ProgressListener, runQuery } from "../api";
 import type { Dashboard } from "../dashboard";
 import { h } from "../dom";
 import { formatCount, formatDuration } from "../format";
-import { type Column, dataTable } from "../table";
+import { type Column, dataTable, durationColumn } from "../table";
 
 interface TaskOperator {
   name: string;
@@ -46,13 +46,8 @@ function fetchTasks(run: string, signal: AbortSignal, onProgress?: ProgressListe
   return getJson(`./tasks?${runQuery(run)}`, signal, onProgress);
 }
 
-const duration = (key: keyof TaskOperator & string, label: string): Column<TaskOperator> => ({
-  key,
-  label,
-  numeric: true,
-  value: (r) => r[key] as number,
-  format: (r) => formatDuration(r[key] as number),
-});
+const duration = (key: keyof TaskOperator & string, label: string): Column<TaskOperator> =>
+  durationColumn(key, label, (r) => r[key] as number);
 
 const COLUMNS: Column<TaskOperator>[] = [
   { key: "name", label: "operator", numeric: false, value: (r) => r.name },
