@@ -118,7 +118,10 @@ def test_planted_faults_are_found_with_the_right_kind(planted, make_client):
     assert slow_data["data_loading"]["evidence"]["median_share"]["value"] >= 3 * 0.15
 
     outlier = {f["kind"]: f for f in findings(client, "outlier_step")}["step_outlier"]
-    assert outlier["severity"] == "warning" and outlier["steps"] == [25]
+    # the planted step is found and is the worst; a real scheduler hiccup of over 20 ms on a
+    # loaded runner may add a step of its own (seen once in CI-like runs), never replace it
+    assert outlier["severity"] == "warning" and 25 in outlier["steps"]
+    assert len(outlier["steps"]) <= 2
     assert outlier["view"] == {"tab": "timeline", "params": {"rank": 0, "step": 25}}
     assert outlier["evidence"]["worst_ratio"]["value"] >= 3 * 1.5
 
