@@ -136,10 +136,11 @@ class Run:
         paths = [p for w in self.writers for p in [*sorted(w.files.values()), *w.task_summaries]]
         paths += self.traces
         paths += [f.path for f in self.imported]
-        return tuple((path, *_size_mtime(path)) for path in paths)
+        return tuple((path, *file_version(path)) for path in paths)
 
 
-def _size_mtime(path: str) -> tuple[int, int]:
+def file_version(path: str) -> tuple[int, int]:
+    """(size, mtime in ns) of a file, (-1, -1) when it is gone: what tells a changed file."""
     try:
         st = os.stat(path)
     except OSError:
@@ -207,7 +208,7 @@ def discover_runs(logdir: str) -> dict[str, Run]:
         run.imported.sort(key=lambda f: f.path)
         files = run.tfevents + run.traces + [p for w in run.writers for p in w.files.values()]
         files += [f.path for f in run.imported]
-        run.updated_ns = max((_size_mtime(p)[1] for p in files), default=0)
+        run.updated_ns = max((file_version(p)[1] for p in files), default=0)
     return runs
 
 
@@ -232,7 +233,7 @@ def _imported_files(
             continue
         if not os.path.isfile(path) or not _within(path, real_root):
             continue
-        found = _sniff(path, *_size_mtime(path))
+        found = _sniff(path, *file_version(path))
         out.append(ImportedFile(path, found.kind, found.reason))
     return out
 
@@ -267,7 +268,7 @@ def _writer_files(plugin_dir: str) -> list[WriterFiles]:
         prefix, rank, kind, _ = match.groups()
         writer = writers.setdefault(prefix, WriterFiles(prefix, int(rank)))
         writer.files[kind] = path
-        writer.updated_ns = max(writer.updated_ns, _size_mtime(path)[1])
+        writer.updated_ns = max(writer.updated_ns, file_version(path)[1])
     for writer in writers.values():
         if "meta" in writer.files:
             try:

@@ -61,7 +61,7 @@ from .analysis.operators import aggregate_operators
 from .analysis.python_profile import function_table
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
-from .discovery import Run, discover_runs, now_ns
+from .discovery import Run, discover_runs, file_version, now_ns
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
@@ -421,7 +421,7 @@ class RunService:
         """The run's analysis (breakdowns, operators, kernels, findings), computed once per
         version of its files and of the snapshots the memory findings read."""
         snapshots = _newest_snapshots(run)
-        extra = tuple((p, *_file_version(p)) for _, p in snapshots)
+        extra = tuple((p, *file_version(p)) for _, p in snapshots)
 
         def build(tables: RunTables) -> RunAnalysis:
             facts, problems = self._snapshot_facts(run, snapshots)
@@ -880,7 +880,7 @@ class RunService:
         path = next((p for p in run.snapshots if _relative(run, p) == file), None)
         if path is None:
             raise NotFound(f"no memory snapshot {_shown(file)} in run {run.name!r}")
-        version = _file_version(path)
+        version = file_version(path)
         result = self._result(
             run, f"snapshot:{file}", (path, *version), max(version[0], 0),
             lambda job: self._snapshots.get(path, self.max_file_bytes), self._wait(wait_s),
@@ -1173,19 +1173,11 @@ def _relative(run: Run, path: str) -> str:
     return os.path.relpath(path, run.path).replace(os.sep, "/")
 
 
-def _file_version(path: str) -> tuple[int, int]:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return (-1, -1)
-    return (st.st_size, st.st_mtime_ns)
-
-
 def _newest_snapshots(run: Run) -> list[tuple[int | None, str]]:
     """(rank, path) of the newest snapshot of each rank (of no known rank: one more)."""
     newest: dict[int | None, tuple[int, str]] = {}
     for path in run.snapshots:
-        rank, mtime = run.snapshot_rank(path), _file_version(path)[1]
+        rank, mtime = run.snapshot_rank(path), file_version(path)[1]
         if rank not in newest or mtime > newest[rank][0]:
             newest[rank] = (mtime, path)
     return [(rank, path) for rank, (_, path) in newest.items()]
