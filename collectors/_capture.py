@@ -670,12 +670,9 @@ def create_capture(
         writer = timer.writer if timer.enabled else writer
     if rank is None:
         rank = writer.rank if writer is not None else detect_rank().rank
-    if enabled is None:
-        reason = switched_off("ENABLE_CAPTURE")
-        if reason is not None:
-            return _DisabledCapture(reason, writer)
-    elif not enabled:
-        return _DisabledCapture("disabled", writer)
+    reason = switched_off("ENABLE_CAPTURE", enabled)
+    if reason is not None:
+        return _DisabledCapture(reason, writer)
     if timer is not None and not timer.enabled:
         return _DisabledCapture("the timer is disabled", writer)
     specs = [spec for spec in parsed.captures if spec.selects(rank, role)]

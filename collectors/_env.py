@@ -17,8 +17,11 @@ def env_enabled(variable: str, default: bool = True) -> bool:
     return value not in _FALSE_WORDS if default else value in _TRUE_WORDS
 
 
-def switched_off(variable: str) -> str | None:
-    """Why a collector that is on by default is off (`disabled by VARIABLE=value`), else None."""
+def switched_off(variable: str, enabled: bool | None = None) -> str | None:
+    """Why a collector that is on by default is off, else None: `enabled=False` ("disabled"),
+    or with `enabled=None` the environment ("disabled by VARIABLE=value")."""
+    if enabled is not None:
+        return None if enabled else "disabled"
     if env_enabled(variable):
         return None
     return f"disabled by {variable}={os.environ[variable]}"

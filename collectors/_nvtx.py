@@ -283,12 +283,9 @@ def create_labeler(
             only the global domain).
         backend: use this backend instead of probing `BACKENDS` (tests, other tools).
     """
-    if enabled is None:
-        reason = switched_off("ENABLE_NVTX")
-        if reason is not None:
-            return _OffLabeler(reason, default_domain)
-    elif not enabled:
-        return _OffLabeler("disabled", default_domain)
+    reason = switched_off("ENABLE_NVTX", enabled)
+    if reason is not None:
+        return _OffLabeler(reason, default_domain)
     if backend is not None:
         return NvtxLabeler(backend, default_domain)
     reasons = []
