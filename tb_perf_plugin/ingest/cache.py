@@ -69,11 +69,11 @@ class TraceCache:
         parsed and stored."""
         key = cache_key(path, kind)
         entry = self.traces_dir / key
-        with _MAPPED_LOCK:
-            mapped = _MAPPED.get(str(entry))
-        if mapped is not None and entry.is_dir():
-            return mapped
         if entry.is_dir():
+            with _MAPPED_LOCK:
+                mapped = _MAPPED.get(str(entry))
+            if mapped is not None:
+                return mapped
             try:
                 tables = _read_entry(entry, path)
                 os.utime(entry)  # recently used
