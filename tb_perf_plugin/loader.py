@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import argparse
+
 from tensorboard.plugins import base_plugin
 
 
 class TbPerfLoader(base_plugin.TBLoader):
+    def define_flags(self, parser: argparse.ArgumentParser) -> None:
+        group = parser.add_argument_group("tb_perf")
+        group.add_argument(
+            "--tb_perf_executor",
+            metavar="KIND",
+            default=None,
+            help="where tb-perf parses trace files: process (default), thread, inline, or "
+            "dask://HOST:PORT for a Dask scheduler (the `dask` extra); overrides "
+            "TB_PERF_EXECUTOR",
+        )
+
     def load(self, context: base_plugin.TBContext) -> base_plugin.TBPlugin:
         from .plugin import TbPerfPlugin
 

@@ -57,7 +57,8 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     plugin_name = PLUGIN_NAME
 
     def __init__(self, context: base_plugin.TBContext) -> None:
-        self._service = RunService(context.logdir or "")
+        executor = getattr(context.flags, "tb_perf_executor", None)  # no flags in tests
+        self._service = RunService(context.logdir or "", executor=executor)
         # The shipped files are listed once; a request can only ever name one of them.
         self._static_files = {
             name: os.path.join(STATIC_DIR, name)
