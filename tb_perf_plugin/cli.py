@@ -16,7 +16,7 @@ from .analysis.diff import compare as diff_runs
 from .analysis.findings import memory_text
 from .discovery import Run
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
-from .executor import KINDS
+from .executor import KINDS, check_kind
 from .export import export_trace
 from .ingest.cache import TraceCache, cache_key
 from .ingest.imported import (
@@ -608,16 +608,24 @@ def _report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _executor_kind(text: str) -> str:
+    try:
+        return check_kind(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+EXECUTOR_HELP = (
+    f"where per-file ingest runs: {', '.join(KINDS)} (default: TB_PERF_EXECUTOR or process)"
+)
+
+
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "run", metavar="RUN", help="a run directory, or a run name when --logdir is given"
     )
     parser.add_argument("--logdir", help="the logdir RUN is a name in")
-    parser.add_argument(
-        "--executor",
-        choices=KINDS,
-        help="where per-file ingest runs (default: TB_PERF_EXECUTOR or process)",
-    )
+    parser.add_argument("--executor", type=_executor_kind, help=EXECUTOR_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -675,7 +683,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--logdir): copied verbatim into its plugins/tb_perf/imported/",
     )
     ingest.add_argument("--logdir", help="the logdir RUN is a name in")
-    ingest.add_argument("--executor", choices=KINDS, help="where per-file ingest runs")
+    ingest.add_argument("--executor", type=_executor_kind, help=EXECUTOR_HELP)
     ingest.set_defaults(handler=_ingest)
 
     diff = commands.add_parser(
@@ -688,7 +696,7 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("baseline", metavar="BASELINE", help="a run directory, or a run name")
     diff.add_argument("candidate", metavar="CANDIDATE", help="a run directory, or a run name")
     diff.add_argument("--logdir", help="the logdir BASELINE and CANDIDATE are names in")
-    diff.add_argument("--executor", choices=KINDS, help="where per-file ingest runs")
+    diff.add_argument("--executor", type=_executor_kind, help=EXECUTOR_HELP)
     diff.add_argument("--format", choices=["text", "json", "md"], default="text")
     diff.add_argument("--top", type=int, default=10, help="rows of each delta table (text, md)")
     diff.add_argument(

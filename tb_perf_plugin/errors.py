@@ -31,3 +31,11 @@ class Unreadable(TbPerfError):
 
     code = "unreadable"
     http_status = 404
+
+
+class ExecutorUnavailable(TbPerfError):
+    """The configured executor cannot be used now (Dask not installed, its scheduler
+    unreachable); a later request tries again."""
+
+    code = "executor_unavailable"
+    http_status = 503

@@ -1,10 +1,12 @@
 """Where per-file ingest work runs: one `concurrent.futures.Executor` seam.
 
-`TB_PERF_EXECUTOR` (or the CLI's `--executor`) picks it: `process` (default: a local process
-pool, forkserver where available, else spawn — never fork inside TensorBoard's threaded
-server), `thread`, or `inline` (in the calling thread; for debugging and tiny runs). A Dask
-cluster will plug in here as one more kind. Executors are created on first use, not at import or
-in constructors.
+`TB_PERF_EXECUTOR` (or the CLI's `--executor`, the plugin's `--tb_perf_executor`) picks it:
+`process` (default: a local process pool, forkserver where available, else spawn — never fork
+inside TensorBoard's threaded server), `thread`, `inline` (in the calling thread; for debugging
+and tiny runs), or `dask://HOST:PORT`, the scheduler of a Dask cluster (the `dask` extra).
+Local executors share this process' disk, so their tasks leave parsed traces in the trace cache;
+Dask workers may not, so theirs return the tables packed (`ingest.transfer`) and only this
+process caches them. Executors are created on first use, not at import or in constructors.
 """
 
 from __future__ import annotations
@@ -16,7 +18,12 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-KINDS = ("process", "thread", "inline")
+from .errors import ExecutorUnavailable
+
+LOCAL_KINDS = ("process", "thread", "inline")
+KINDS = (*LOCAL_KINDS, "dask://HOST:PORT")
+DASK_SCHEME = "dask://"
+DASK_CONNECT_TIMEOUT_S = 10
 
 
 class InlineExecutor(concurrent.futures.Executor):
@@ -33,10 +40,57 @@ class InlineExecutor(concurrent.futures.Executor):
         return future
 
 
+class DaskExecutor(concurrent.futures.Executor):
+    """Tasks on the workers of a Dask cluster, through its scheduler at `address`."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            import distributed
+        except ImportError as exc:
+            raise ExecutorUnavailable(
+                f"--executor {DASK_SCHEME}… needs Dask: pip install 'tb-perf[dask]' ({exc})"
+            ) from exc
+        try:
+            self._client = distributed.Client(
+                address, timeout=DASK_CONNECT_TIMEOUT_S, set_as_default=False
+            )
+        except (OSError, TimeoutError) as exc:
+            raise ExecutorUnavailable(
+                f"cannot reach the Dask scheduler at {address} ({exc})"
+            ) from exc
+        self._executor = self._client.get_executor(pure=False)  # each task runs, even repeated
+
+    def submit(
+        self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future:
+        return self._executor.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._executor.shutdown(wait=wait)
+        self._client.close()
+
+
+def shares_disk(executor: concurrent.futures.Executor) -> bool:
+    """Whether tasks on `executor` can write the trace cache this process reads."""
+    return not isinstance(executor, DaskExecutor)
+
+
+def check_kind(kind: str) -> str:
+    """`kind` normalised, or ValueError naming the choices (argparse's `type=`)."""
+    kind = kind.strip()
+    if kind.lower() in LOCAL_KINDS:
+        return kind.lower()
+    if kind.lower().startswith(DASK_SCHEME) and len(kind) > len(DASK_SCHEME):
+        return kind
+    raise ValueError(f"unknown executor {kind!r}; choose one of {', '.join(KINDS)}")
+
+
 def make_executor(
     kind: str | None = None, max_workers: int | None = None
 ) -> concurrent.futures.Executor:
-    kind = (kind or os.environ.get("TB_PERF_EXECUTOR") or "process").strip().lower()
+    kind = check_kind(kind or os.environ.get("TB_PERF_EXECUTOR") or "process")
+    if kind.lower().startswith(DASK_SCHEME):
+        return DaskExecutor("tcp://" + kind[len(DASK_SCHEME) :])
     workers = max_workers or max(1, min(8, (os.cpu_count() or 2)))
     if kind == "process":
         methods = multiprocessing.get_all_start_methods()
@@ -46,9 +100,7 @@ def make_executor(
         return concurrent.futures.ThreadPoolExecutor(
             max_workers=workers, thread_name_prefix="tb_perf_ingest"
         )
-    if kind == "inline":
-        return InlineExecutor()
-    raise ValueError(f"unknown executor {kind!r}; choose one of {', '.join(KINDS)}")
+    return InlineExecutor()
 
 
 class LazyExecutor:

@@ -48,7 +48,8 @@ from .analysis.operators import aggregate_operators, named_operator_events
 from .analysis.rules import find_all
 from .discovery import ImportedFile, Run, now_ns
 from .errors import Unreadable
-from .ingest.cache import TraceCache, ingest_to_cache
+from .executor import shares_disk
+from .ingest.cache import TraceCache, cache_key, ingest_to_cache
 from .ingest.compile import COMPILE_COLUMNS, read_compile_file
 from .ingest.imported import TIMELINE_KINDS, FileKind
 from .ingest.kineto import DEVICE_KINDS, TraceTables, is_collective
@@ -69,6 +70,7 @@ from .ingest.timer import (
     STEP_COLUMNS,
     read_timer_file,
 )
+from .ingest.transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
 from .timeline import RankInput, Timeline
 
 IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
@@ -245,27 +247,57 @@ def _read_traces(
     on_progress: Callable[[int], None],
     warnings: list[str],
 ) -> list[TraceFile]:
+    """One executor task per timeline file not yet in this process' trace cache. Local
+    tasks leave their tables in the cache; remote ones (Dask) send them back packed."""
     files = [(path, FileKind.KINETO) for path in run.traces]
     files += [(f.path, f.kind) for f in run.imported if f.kind in TIMELINE_KINDS]
-    futures = {
-        executor.submit(ingest_to_cache, path, cache_dir, max_file_bytes, kind): (path, kind)
-        for path, kind in files
-    }
     cache = TraceCache(cache_dir)
-    traces = []
+    local = shares_disk(executor)
+    found: dict[str, tuple[FileKind, TraceTables]] = {}
+    futures: dict[concurrent.futures.Future, tuple[str, FileKind, str]] = {}
+    for path, kind in files:
+        try:
+            key = cache_key(path, kind)
+        except OSError:
+            warnings.append(f"{os.path.relpath(path, run.path)}: disappeared while reading")
+            continue
+        tables = cache.cached(key, path)
+        if tables is not None:
+            found[path] = (kind, tables)
+            on_progress(_size(path))
+        else:
+            task = (
+                (ingest_to_cache, path, cache_dir, max_file_bytes, kind)
+                if local
+                else (parse_packed, path, max_file_bytes, kind, DEFAULT_MAX_RESULT_BYTES)
+            )
+            futures[executor.submit(*task)] = (path, kind, key)
     for future in concurrent.futures.as_completed(futures):
-        path, kind = futures[future]
+        path, kind, key = futures[future]
         name = os.path.relpath(path, run.path)
         try:
-            tables = future.result() or cache.load(path, max_file_bytes, kind)
+            result = future.result()
+            if isinstance(result, bytes):
+                tables = cache.keep(key, path, unpack(result, path))
+            else:
+                tables = result or cache.load(path, max_file_bytes, kind)
         except Unreadable as exc:
             warnings.append(_trace_problem(path, name, exc.message))
             continue
         except OSError as exc:
             warnings.append(f"{name}: unreadable ({exc.strerror or exc})")
             continue
+        except Exception as exc:  # a remote worker lost (Dask's KilledWorker), a bad message
+            if local:
+                raise
+            warnings.append(f"{name}: its executor task failed ({type(exc).__name__}: {exc})")
+            continue
         finally:
             on_progress(_size(path))
+        found[path] = (kind, tables)
+    traces = []
+    for path, (kind, tables) in found.items():
+        name = os.path.relpath(path, run.path)
         warnings.extend(f"{name}: {problem}" for problem in tables.meta.problems)
         rank, source = _trace_rank(run, path, tables)
         traces.append(TraceFile(path, rank, source, tables, kind))

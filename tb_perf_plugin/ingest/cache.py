@@ -67,24 +67,37 @@ class TraceCache:
     ) -> TraceTables:
         """The tables of `path`, a timeline file of `kind`: from the cache when present, else
         parsed and stored."""
-        key = cache_key(path, kind)
+        key = cache_key(path, kind)  # before reading: a file that changes meanwhile misses
+        return self.cached(key, path) or self.keep(
+            key, path, read_timeline_file(path, max_file_bytes, kind)
+        )
+
+    def cached(self, key: str, path: str) -> TraceTables | None:
+        """The stored tables of `path` under `key` (`cache_key`), memory-mapped; None on a
+        miss."""
         entry = self.traces_dir / key
-        if entry.is_dir():
-            with _MAPPED_LOCK:
-                mapped = _MAPPED.get(str(entry))
-            if mapped is not None:
-                return mapped
-            try:
-                tables = _read_entry(entry, path)
-                os.utime(entry)  # recently used
-                with _MAPPED_LOCK:
-                    _MAPPED[str(entry)] = tables
-                return tables
-            except (OSError, ValueError, KeyError) as exc:
-                logger.warning("tb_perf: cache entry for %s unreadable (%s); re-parsing", path, exc)
-        tables = read_timeline_file(path, max_file_bytes, kind)
-        self.store(key, tables)
+        if not entry.is_dir():
+            return None
+        with _MAPPED_LOCK:
+            mapped = _MAPPED.get(str(entry))
+        if mapped is not None:
+            return mapped
+        try:
+            tables = _read_entry(entry, path)
+            os.utime(entry)  # recently used
+        except (OSError, ValueError, KeyError) as exc:
+            logger.warning("tb_perf: cache entry for %s unreadable (%s); re-parsing", path, exc)
+            return None
+        with _MAPPED_LOCK:
+            _MAPPED[str(entry)] = tables
         return tables
+
+    def keep(self, key: str, path: str, tables: TraceTables) -> TraceTables:
+        """Store `path`'s tables under `key`; the stored copy, memory-mapped, so the parsed
+        arrays can be freed (the tables themselves where the cache cannot be written)."""
+        if not self.store(key, tables):
+            return tables
+        return self.cached(key, path) or tables
 
     def writable(self) -> bool:
         """Whether entries can be stored; if not, the one warning. Executor tasks store

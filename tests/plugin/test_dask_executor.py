@@ -1,0 +1,142 @@
+"""The Dask executor against a real `distributed.LocalCluster` whose workers have their own
+cache directory: traces come back packed and only the serving process caches them."""
+
+import gzip
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tb_perf_plugin import cli, executor, run_tables
+from tb_perf_plugin.errors import ExecutorUnavailable, Unreadable
+from tb_perf_plugin.ingest.imported import FileKind, read_timeline_file
+from tb_perf_plugin.ingest.transfer import pack, parse_packed, unpack
+from tb_perf_plugin.service import RunService
+
+distributed = pytest.importorskip(
+    "distributed", reason="the dask extra is not installed (pip install 'tb-perf[dask]')"
+)
+
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
+TRACED = SAMPLE_RUNS / "ddp_traced"  # real torch.profiler traces of a 2-rank gloo run
+
+
+@pytest.fixture(scope="module")
+def worker_cache(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("worker-cache")
+
+
+@pytest.fixture(scope="module")
+def scheduler(worker_cache):
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        env={"TB_PERF_CACHE_DIR": str(worker_cache)},
+    ) as cluster:
+        yield cluster.scheduler_address.replace("tcp://", "dask://")
+
+
+@pytest.fixture
+def logdir(tmp_path) -> Path:
+    shutil.copytree(TRACED, tmp_path / "logs" / "traced")
+    return tmp_path / "logs"
+
+
+def _answers(service: RunService) -> dict:
+    run = "traced"
+    return {
+        "summary": service.summary(run, wait_s=120),
+        "operators": service.operators(run, wait_s=120),
+        "breakdown": service.breakdown(run, wait_s=120),
+        "meta": service.timeline_meta(run, wait_s=120),
+    }
+
+
+def test_dask_answers_what_the_local_executor_answers(scheduler, worker_cache, logdir, tmp_path):
+    server_cache = tmp_path / "server-cache"
+    on_dask = RunService(str(logdir), executor=scheduler, cache_dir=str(server_cache))
+    local = RunService(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
+    try:
+        remote_answers = _answers(on_dask)
+        assert remote_answers == _answers(local)
+        assert remote_answers["meta"]["events"] > 1000  # the traces were read, not skipped
+        traces = on_dask.tables(on_dask.find_run("traced")).traces
+        assert len(traces) == 4 and {t.rank for t in traces} == {0, 1}
+    finally:
+        on_dask.close()
+        local.close()
+    assert len(list((server_cache / "traces").iterdir())) == 4  # only the server caches
+    assert not (worker_cache / "traces").exists()  # the workers wrote nothing of their own
+
+
+def test_a_warm_cache_sends_no_task(scheduler, logdir, tmp_path, monkeypatch):
+    cache_dir = str(tmp_path / "cache")
+    first = RunService(str(logdir), executor="inline", cache_dir=cache_dir)
+    first.summary("traced", wait_s=120)
+    first.close()
+
+    def refuse(*args):
+        raise AssertionError("a cached trace was parsed again")
+
+    monkeypatch.setattr(run_tables, "parse_packed", refuse)
+    again = RunService(str(logdir), executor=scheduler, cache_dir=cache_dir)
+    try:
+        assert len(again.tables(again.find_run("traced"), wait_s=120).traces) == 4
+    finally:
+        again.close()
+
+
+def test_results_over_the_cap_are_refused_with_a_warning(scheduler, logdir, tmp_path, monkeypatch):
+    monkeypatch.setattr(run_tables, "DEFAULT_MAX_RESULT_BYTES", 1000)
+    service = RunService(str(logdir), executor=scheduler, cache_dir=str(tmp_path / "cache"))
+    try:
+        tables = service.tables(service.find_run("traced"), wait_s=120)
+    finally:
+        service.close()
+    assert not tables.traces
+    refused = [w for w in tables.warnings if "a worker may return" in w]
+    assert len(refused) == 4 and "TB_PERF_MAX_RESULT_MB" in refused[0]
+    assert len(tables.steps) > 0  # the timer files are still read
+
+
+def test_the_cli_runs_on_the_cluster(scheduler, logdir, capsys):
+    run = str(logdir / "traced")
+    assert cli.main(["analyze", run, "--executor", scheduler, "--format", "json"]) == 0
+    on_dask = json.loads(capsys.readouterr().out)
+    assert cli.main(["analyze", run, "--executor", "inline", "--format", "json"]) == 0
+    assert on_dask == json.loads(capsys.readouterr().out)
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(logdir, monkeypatch):
+    monkeypatch.setattr(executor, "DASK_CONNECT_TIMEOUT_S", 1)
+    with pytest.raises(ExecutorUnavailable, match="cannot reach the Dask scheduler"):
+        executor.make_executor("dask://127.0.0.1:9")
+    with pytest.raises(ValueError, match="unknown executor 'dask:/x'"):
+        executor.make_executor("dask:/x")
+
+
+def test_packed_tables_round_trip_exactly(shared_data):
+    path = next(
+        shared_data.glob("traces/facebookresearch__HolisticTraceAnalysis/**/sampled_rank-0.json.gz")
+    )
+    tables = read_timeline_file(str(path), 1 << 30, FileKind.KINETO)
+    message = parse_packed(str(path), 1 << 30, FileKind.KINETO, 1 << 30)
+    back = unpack(message, str(path))
+    with gzip.open(path) as raw:
+        assert len(message) * 10 < len(raw.read())  # compact: deflated columns, not JSON
+    assert back.names == tables.names and back.meta == tables.meta
+    for table in ("slices", "memory"):
+        mine, theirs = getattr(tables, table), getattr(back, table)
+        assert mine.keys() == theirs.keys()
+        for column in mine:
+            np.testing.assert_array_equal(mine[column], theirs[column])
+            assert mine[column].dtype == theirs[column].dtype
+    with pytest.raises(Unreadable, match="over the 0 MB a worker may return"):
+        parse_packed(str(path), 1 << 30, FileKind.KINETO, 10)
+    for garbage in (b"", b"not zlib", pack(tables)[:-20]):
+        with pytest.raises(ValueError, match="not a packed trace table"):
+            unpack(garbage, str(path))
