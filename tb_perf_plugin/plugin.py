@@ -79,6 +79,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
             "/modules": self._serve_modules,
             "/module_steps": self._serve_module_steps,
             "/memory": self._serve_memory,
+            "/rank_heatmap": self._serve_rank_heatmap,
             "/gpu": self._serve_gpu,
             "/compare": self._serve_compare,
             "/snapshot": self._serve_snapshot,
@@ -148,6 +149,12 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def _serve_memory(self, request: wrappers.Request) -> wrappers.Response:
         args = request.args
         return _respond(request, self._service.memory(args.get("run"), args.get("rank")))
+
+    @wrappers.Request.application
+    @_json_route
+    def _serve_rank_heatmap(self, request: wrappers.Request) -> wrappers.Response:
+        args = request.args
+        return _respond(request, self._service.rank_heatmap(args.get("run"), args.get("metric")))
 
     @wrappers.Request.application
     @_json_route

@@ -59,6 +59,14 @@ from .analysis.modules import (
 from .analysis.ncu import join_kernel_metrics
 from .analysis.operators import aggregate_operators
 from .analysis.python_profile import function_table
+from .analysis.ranks import (
+    RankMatrix,
+    RankMetric,
+    bucket_columns,
+    outlier_ranks,
+    outlier_steps,
+    rank_matrix,
+)
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, file_version, now_ns
@@ -795,6 +803,29 @@ class RunService:
             return timeline
         return timeline.search(text, count, _rank_set(ranks, sorted(timeline.alignments)))
 
+    def rank_heatmap(
+        self, run_name: str | None, metric: str | None, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Any] | Progress:
+        """A metric per rank and step (at most MAX_COLUMNS step columns), the outlier ranks
+        with their steps, and the steps slow for everybody: the many-rank Overview
+        (docs/HTTP_API.md)."""
+        names = [m.value for m in RankMetric]
+        if metric not in names:
+            raise InvalidArgument(f"metric must be one of {', '.join(names)}, not {_shown(metric)}")
+        chosen = RankMetric(metric)
+        run = self.find_run(run_name)
+        analysis = self.analysis(run, self._wait(wait_s))
+        if isinstance(analysis, Progress):
+            return analysis
+
+        def build(tables: RunTables) -> dict[str, Any]:
+            matrix = rank_matrix(
+                chosen, tables.steps, tables.spans, analysis.breakdowns, tables.memory
+            )
+            return _heatmap_json(run, matrix)
+
+        return self._from_tables(run, f"rank_heatmap:{metric}", build, self._wait(wait_s))
+
     def memory(
         self, run_name: str | None, rank: str | None = None, wait_s: float | None = INLINE_WAIT
     ) -> dict[str, Any] | Progress:
@@ -1065,6 +1096,35 @@ def _nullable(values: np.ndarray, digits: int | None = None) -> list[Any] | None
     if digits is None:
         return [round(v) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
     return [round(v, digits) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
+
+
+def _heatmap_json(run: Run, matrix: RankMatrix) -> dict[str, Any]:
+    """The rank_heatmap route's answer for one metric's matrix (analysis/ranks.py)."""
+    limits = DEFAULT_THRESHOLDS
+    columns = bucket_columns(matrix)
+    finite = columns.values[np.isfinite(columns.values)]
+    return {
+        "run": run.name,
+        "metric": matrix.metric.value,
+        "unit": matrix.unit,
+        "source": matrix.source,
+        "reason": matrix.reason,
+        "ranks": matrix.ranks.tolist(),
+        "steps_total": len(matrix.steps),
+        "bucket": columns.bucket,
+        "first_steps": columns.first_steps,
+        "last_steps": columns.last_steps,
+        "values": [[round(v) if np.isfinite(v) else None for v in row.tolist()]
+                   for row in columns.values],  # fmt: skip
+        "min": round(float(finite.min())) if len(finite) else None,
+        "max": round(float(finite.max())) if len(finite) else None,
+        "outlier_ranks": [
+            {"rank": o.rank, "median": round(o.median), "typical": round(o.typical),
+             "z": round(o.z, 2), "direction": "high" if o.z > 0 else "low", "steps": o.steps}
+            for o in outlier_ranks(matrix, limits)
+        ],  # fmt: skip
+        "outlier_steps": outlier_steps(matrix, limits),
+    }
 
 
 def _memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any]:

@@ -67,6 +67,12 @@ class Thresholds:
     straggler_share: float = 0.10  # ...also this share of the median step...
     straggler_consistency: float = 0.8  # ...in this share of the steps...
     straggler_spread: float = 1.0  # ...and larger than the run's step-time spread (robust std)
+    straggler_worst_steps: int = 3  # steps its title names, largest wait of the others first
+    rank_outlier_z: float = 3.5  # many-rank views: robust z of a rank's median among ranks'...
+    rank_outlier_share: float = 0.10  # ...and this far from the typical rank...
+    rank_outlier_min_ns: int = 1_000_000  # ...and at least this (times)...
+    rank_outlier_min_bytes: int = 64 * 1024**2  # ...or this (memory)
+    rank_outlier_min_ranks: int = 4  # ranks needed to call one of them an outlier
     matmul_share: float = 0.30  # of kernel time, for compute_efficiency
     tensor_core_low_pct: float = 10.0
     memory_warmup_fraction: float = 0.10  # memory samples left out at the start...
@@ -145,6 +151,9 @@ class AnalysisInputs:
     flops_per_step: dict[int, float] = field(default_factory=dict)  # rank -> model FLOPs a step
     peak_flops: dict[int, float] = field(default_factory=dict)  # rank -> device peak FLOP/s
     flops_sampled_steps: dict[int, int] = field(default_factory=dict)  # the step FLOPs were counted
+    # step -> time in collective-named MyTimer spans (ranks.collective_span_waits): what the
+    # straggler rule reads when the run has no traced steps
+    collective_waits: dict[int, pd.Series] = field(default_factory=dict)
 
 
 def evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
@@ -416,27 +425,44 @@ def variability(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     return out
 
 
-def straggler(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
-    """The rank the others wait for: in traced steps common to all ranks, the others' exposed
-    communication exceeds this rank's, consistently and by more than the run's own spread."""
-    by_rank = _by_rank(inputs.breakdowns)
-    if len(by_rank) < 2:
-        return []
-    exposed = pd.DataFrame({
-        rank: {s.step: s.ns["communication"] for s in steps if s.step is not None}
-        for rank, steps in by_rank.items()
-    }).dropna()  # fmt: skip
+def _waits_and_durations(inputs: AnalysisInputs) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    """Per step (rows) and rank (columns): time waiting in collectives and step time, in
+    the steps every rank has; from traced steps (exposed communication), else from MyTimer's
+    collective-named spans and steps."""
+    stepped = [b for b in inputs.breakdowns if b.step is not None]
+    by_rank = _by_rank(stepped)
+    if len(by_rank) >= 2:
+        waits = pd.DataFrame({
+            rank: {s.step: s.ns["communication"] for s in steps}
+            for rank, steps in by_rank.items()
+        }).dropna()  # fmt: skip
+        durations = pd.DataFrame({
+            rank: {s.step: s.duration_ns for s in steps} for rank, steps in by_rank.items()
+        }).reindex(waits.index)  # fmt: skip
+        return waits, durations, "exposed communication"
+    # a rank's step without a collective span waited 0
+    waits = pd.DataFrame(inputs.collective_waits).reindex(columns=sorted(inputs.step_times))
     durations = pd.DataFrame({
-        rank: {s.step: s.duration_ns for s in steps if s.step is not None}
-        for rank, steps in by_rank.items()
-    }).reindex(exposed.index)  # fmt: skip
-    if len(exposed) < t.outlier_min_steps:
+        rank: pd.Series((s["t1"] - s["t0"]).to_numpy(), index=s["step"].to_numpy())
+        for rank, s in inputs.step_times.items()
+    })  # fmt: skip
+    common = durations.dropna().index.intersection(waits.index)
+    return waits.loc[common].fillna(0), durations.loc[common], "collective spans"
+
+
+def straggler(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    """The rank the others wait for: in steps common to all ranks, the others' time waiting in
+    collectives (exposed communication of traced steps, else collective-named MyTimer spans)
+    exceeds this rank's, consistently and by more than the run's own spread."""
+    waits, durations, source = _waits_and_durations(inputs)
+    if waits.shape[1] < 2 or len(waits) < t.outlier_min_steps:
         return []
     median_step, spread = _robust(durations.to_numpy(np.float64).ravel())
+    totals = waits.sum(axis=1)
     out = []
-    for rank in exposed.columns:
-        others = exposed.drop(columns=rank)
-        gap = others.mean(axis=1) - exposed[rank]  # how much longer the others wait, per step
+    for rank in waits.columns:
+        # how much longer the others wait, per step
+        gap = (totals - waits[rank]) / (waits.shape[1] - 1) - waits[rank]
         consistency = float((gap > 0).mean())
         median_gap = float(gap.median())
         if (
@@ -445,19 +471,23 @@ def straggler(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             or median_gap < t.straggler_spread * spread
         ):
             continue
-        worst = int(gap.idxmax())
+        worst = gap.sort_values(ascending=False, kind="stable").index[: t.straggler_worst_steps]
+        worst_text = ", ".join(str(int(s)) for s in worst)
         out.append(Finding(
             "straggler", "warning",
             f"Rank {rank} holds the others up: they wait {median_gap / 1e6:.1f} ms longer in "
-            "collectives each step",
+            f"collectives each step (most in step{'s' if len(worst) > 1 else ''} {worst_text})",
             evidence(median_extra_wait_of_others=(int(median_gap), "ns"),
                       steps_with_others_waiting=(consistency, "fraction"),
+                      worst_step=(int(worst[0]), "step"),
+                      worst_step_extra_wait=(int(gap[worst[0]]), "ns"),
                       median_step_time=(int(median_step), "ns"),
                       step_time_spread=(int(spread), "ns")),
             f"Find what rank {rank} does more of (compare its spans and Timeline with another "
             "rank's): uneven data sharding or sequence lengths, a slower host or GPU, extra "
-            "work such as logging or checkpointing on that rank only.",
-            {"tab": "timeline", "params": {"step": worst}}, ranks=[int(rank)],
+            f"work such as logging or checkpointing on that rank only. Measured from {source}.",
+            {"tab": "timeline", "params": {"step": int(worst[0]), "ranks": [int(rank)]}},
+            ranks=[int(rank)],
             steps=[int(s) for s in gap.index[gap > 0]][:50], scope=f"rank{rank}",
         ))  # fmt: skip
     return out

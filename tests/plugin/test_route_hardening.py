@@ -50,6 +50,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "/module_steps": {"run": "ddp_modules", "rank": "0", "path": "encoder", "phase": "forward"},
     "/memory": {"run": "ddp_leak", "rank": "1"},
     "/gpu": {"run": "ddp_leak", "rank": "0"},
+    "/rank_heatmap": {"run": "ddp_traced", "metric": "collective_wait"},
     "/compare": {"baseline": "ddp_traced", "candidate": "ddp_leak"},
     "/snapshot": {"run": "ddp_leak", "file": SNAPSHOT},
     "/snapshot/tile": {

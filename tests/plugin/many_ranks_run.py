@@ -1,0 +1,68 @@
+"""A real many-rank run recorded by the collectors in one process: one thread per rank, each
+with its own RunWriter and MyTimer, a small torch step, and a `threading.Barrier` as the
+collective every rank waits in (an `all_reduce` span), so ranks wait for the slowest as under
+DDP. Timer files only (no traces), to keep ingest fast.
+
+Planted: `STRAGGLER` works `STRAGGLER_DELAY_S` longer every step (×4 in `STRAGGLER_WORST`), so
+the others wait for it there; every rank is slow in `SLOW_STEP` (a checkpoint, say); ranks
+differ by a small per-rank skew.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+from collectors import MyTimer, RunWriter
+
+WORLD_SIZE = 256
+STEPS = 20
+STRAGGLER = 37
+STRAGGLER_DELAY_S = 0.04
+STRAGGLER_WORST = (12, 13)
+SLOW_STEP = 16
+SLOW_STEP_DELAY_S = 0.08
+SKEW_S = 0.0002  # rank r sleeps (r % 8) x this more per step
+BARRIER_TIMEOUT_S = 60
+
+
+def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int = STEPS) -> None:
+    import torch
+
+    barrier = threading.Barrier(world_size, timeout=BARRIER_TIMEOUT_S)
+    writers = [RunWriter(run_dir, rank=r, world_size=world_size) for r in range(world_size)]
+    timers = [MyTimer(w, gpu=False) for w in writers]
+    failures: list[BaseException] = []
+
+    def rank_loop(rank: int) -> None:
+        timer = timers[rank]
+        weight, batch = torch.randn(16, 16), torch.randn(8, 16)
+        try:
+            for step in range(steps):
+                timer.set_step(step)
+                with timer.range("forward"):
+                    torch.relu(batch @ weight).sum()
+                    delay = (rank % 8) * SKEW_S
+                    if rank == STRAGGLER:
+                        delay += STRAGGLER_DELAY_S * (4 if step in STRAGGLER_WORST else 1)
+                    if step == SLOW_STEP:
+                        delay += SLOW_STEP_DELAY_S
+                    time.sleep(delay)
+                with timer.range("all_reduce"):
+                    barrier.wait()
+            timer.step()
+        except BaseException as exc:  # reported by the caller, not lost in the thread
+            failures.append(exc)
+            barrier.abort()
+
+    threads = [threading.Thread(target=rank_loop, args=(r,)) for r in range(world_size)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for timer, writer in zip(timers, writers, strict=True):
+        timer.close()
+        writer.close()
+    if failures:
+        raise failures[0]
