@@ -486,7 +486,7 @@ def straggler(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             f"Find what rank {rank} does more of (compare its spans and Timeline with another "
             "rank's): uneven data sharding or sequence lengths, a slower host or GPU, extra "
             f"work such as logging or checkpointing on that rank only. Measured from {source}.",
-            {"tab": "timeline", "params": {"step": int(worst[0]), "ranks": [int(rank)]}},
+            {"tab": "timeline", "params": {"step": int(worst[0]), "ranks": str(rank)}},
             ranks=[int(rank)],
             steps=[int(s) for s in gap.index[gap > 0]][:50], scope=f"rank{rank}",
         ))  # fmt: skip

@@ -22,7 +22,7 @@ STRAGGLER = 37
 STRAGGLER_DELAY_S = 0.04
 STRAGGLER_WORST = (12, 13)
 SLOW_STEP = 16
-SLOW_STEP_DELAY_S = 0.08
+SLOW_STEP_DELAY_S = 0.3
 SKEW_S = 0.0002  # rank r sleeps (r % 8) x this more per step
 BARRIER_TIMEOUT_S = 60
 
@@ -66,3 +66,17 @@ def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int 
         writer.close()
     if failures:
         raise failures[0]
+
+
+_made: dict[int, Path] = {}
+
+
+def many_rank_logdir(tmp_path_factory) -> Path:
+    """A logdir holding the run `many_ranks`, written once per test session (the plugin and
+    the browser tests share it)."""
+    key = id(tmp_path_factory)
+    if key not in _made:
+        logdir = tmp_path_factory.mktemp("many_ranks")
+        write_many_rank_run(logdir / "many_ranks")
+        _made[key] = logdir
+    return _made[key]

@@ -1,0 +1,136 @@
+"""Many-rank views (analysis/ranks.py, the rank_heatmap route) and the straggler finding from
+MyTimer spans, over a real 256-rank collector run with a planted straggler and a planted slow
+step (tests/plugin/many_ranks_run.py), and over small hand-made tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tb_perf_plugin.analysis.breakdown import CATEGORIES, StepBreakdown
+from tb_perf_plugin.analysis.findings import DEFAULT_THRESHOLDS, AnalysisInputs, straggler
+from tb_perf_plugin.analysis.ranks import (
+    MAX_COLUMNS,
+    RankMetric,
+    bucket_columns,
+    collective_wait_matrix,
+    collective_waits_by_rank,
+    memory_matrix,
+    outlier_ranks,
+    step_time_matrix,
+)
+from tb_perf_plugin.service import RunService
+from tests.plugin.many_ranks_run import (
+    SLOW_STEP,
+    STRAGGLER,
+    STRAGGLER_WORST,
+    WORLD_SIZE,
+    many_rank_logdir,
+)
+
+RUN = "many_ranks"
+
+
+@pytest.fixture(scope="module")
+def logdir(tmp_path_factory):
+    pytest.importorskip("torch", reason="the collectors' run needs torch")
+    return many_rank_logdir(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def client(logdir):
+    from tests.plugin.conftest import PluginClient
+
+    return PluginClient(logdir)
+
+
+def test_heatmap_finds_the_planted_straggler_and_slow_step(client):
+    waits = client.json("rank_heatmap", run=RUN, metric="collective_wait")
+    assert waits["ranks"] == list(range(WORLD_SIZE))
+    assert waits["source"] == "collective-named MyTimer spans" and waits["bucket"] == 1
+    assert len(waits["values"]) == WORLD_SIZE and len(waits["first_steps"]) == 20
+    top = waits["outlier_ranks"][0]
+    # the others wait for it; it hardly waits at all
+    assert (top["rank"], top["direction"]) == (STRAGGLER, "low"), waits["outlier_ranks"]
+    assert top["median"] < top["typical"] / 2
+    times = client.json("rank_heatmap", run=RUN, metric="step_time")
+    assert SLOW_STEP in times["outlier_steps"], times["outlier_steps"]
+    assert times["min"] <= times["max"] and times["source"] == "MyTimer steps"
+
+
+def test_heatmap_without_memory_samples_says_why(client):
+    memory = client.json("rank_heatmap", run=RUN, metric="memory")
+    assert memory["ranks"] == [] and memory["values"] == [] and memory["outlier_ranks"] == []
+    assert "no MemorySampler records" in memory["reason"]
+
+
+@pytest.mark.parametrize(
+    ("params", "status"),
+    [({"run": RUN}, 400), ({"run": RUN, "metric": "latency"}, 400),
+     ({"run": RUN, "metric": "STEP_TIME"}, 400), ({"metric": "step_time"}, 400),
+     ({"run": "nope", "metric": "step_time"}, 404)],
+)  # fmt: skip
+def test_heatmap_refuses_bad_parameters(client, params, status):
+    assert client.json("rank_heatmap", expect=status, **params)["error"]["message"]
+
+
+def test_straggler_from_mytimer_spans_names_rank_and_worst_steps(logdir):
+    service = RunService(str(logdir), inline_wait_s=120)
+    tables = service.tables(service.find_run(RUN), None)
+    step_times = {int(r): s[["step", "t0", "t1"]] for r, s in tables.steps.groupby("rank")}
+    inputs = AnalysisInputs(
+        step_times, {}, [], {}, pd.DataFrame(), {},
+        collective_waits=collective_waits_by_rank(tables.spans),
+    )  # fmt: skip
+    (found,) = straggler(inputs, DEFAULT_THRESHOLDS)
+    assert found.ranks == [STRAGGLER]
+    worst = found.evidence["worst_step"]["value"]
+    assert worst in STRAGGLER_WORST and f"most in steps {worst}" in found.title
+    assert set(STRAGGLER_WORST) <= set(found.steps)
+    assert found.view == {"tab": "timeline", "params": {"step": worst, "ranks": str(STRAGGLER)}}
+
+
+def _steps(durations: np.ndarray) -> pd.DataFrame:
+    """A steps table (rank, step, t0, t1) with durations[rank, step] back to back."""
+    rows = []
+    for rank, row in enumerate(durations):
+        t = 0
+        for step, ns in enumerate(row):
+            rows.append((rank, step, t, t + int(ns)))
+            t += int(ns)
+    return pd.DataFrame(rows, columns=["rank", "step", "t0", "t1"])
+
+
+def test_uniform_ranks_have_no_outliers_and_a_slow_rank_is_one():
+    rng = np.random.default_rng(0)
+    durations = rng.normal(100e6, 2e6, size=(64, 30))  # 100 ms steps, 2 % noise
+    assert outlier_ranks(step_time_matrix(_steps(durations), [])) == []
+    durations[9] *= 1.3
+    durations[9, [4, 5]] *= 2
+    (slow,) = outlier_ranks(step_time_matrix(_steps(durations), []))
+    assert slow.rank == 9 and slow.z > 0 and {4, 5} <= set(slow.steps)
+
+
+def test_many_steps_are_bucketed_to_the_column_limit():
+    durations = np.full((3, 1000), 1e6)
+    durations[1, 500:505] = 9e6  # one bucket of 5 steps
+    bucketed = bucket_columns(step_time_matrix(_steps(durations), []))
+    assert bucketed.bucket == 5 and len(bucketed.first_steps) == MAX_COLUMNS
+    assert bucketed.first_steps[100] == 500 and bucketed.last_steps[100] == 504
+    assert bucketed.values[1, 100] == 9e6 and bucketed.values[0, 100] == 1e6
+    memory = pd.DataFrame({"rank": [0] * 400, "step": np.arange(400), "peak": np.arange(400.0)})
+    peaks = bucket_columns(memory_matrix(memory))  # memory buckets keep their maximum
+    assert peaks.bucket == 2 and peaks.values[0, 0] == 1.0
+
+
+def test_traced_steps_give_exposed_communication():
+    def traced(rank: int, step: int, communication: int) -> StepBreakdown:
+        ns = dict.fromkeys(CATEGORIES, 0) | {"communication": communication, "compute": 10}
+        return StepBreakdown(rank, step, 0, 10 + communication, ns, communication, 0)
+
+    breakdowns = [traced(0, 1, 5), traced(1, 1, 7), traced(1, None, 99)]
+    spans = pd.DataFrame(columns=["rank", "writer", "id", "parent", "name", "step", "t0", "t1"])
+    matrix = collective_wait_matrix(spans, breakdowns)
+    assert matrix.metric is RankMetric.COLLECTIVE_WAIT and matrix.values.tolist() == [[5], [7]]
+    assert step_time_matrix(spans.iloc[:0], breakdowns).values.tolist() == [[15], [17]]
