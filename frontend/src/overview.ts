@@ -12,6 +12,7 @@ import { h } from "./dom";
 import { durationTickFormat, formatCount, formatDuration, formatPercent } from "./format";
 import { readHash, updateHash } from "./hashState";
 import { type Column, dataTable, durationColumn, type SortState } from "./table";
+import { MANY_RANKS, RankHeatmapPanel } from "./rankHeatmap";
 import { seriesColor } from "./theme";
 import type { RankSummary, SpanRow, Summary } from "./types";
 
@@ -283,13 +284,9 @@ function topPanel(
   );
 }
 
-function renderOverview(
-  summary: Summary,
-  findings: readonly Finding[],
-  breakdown: BreakdownAnswer,
-  top: HTMLElement | null,
-  navigate: (tab: string, params: NavigationParams) => void,
-): HTMLElement {
+/** One row per rank (a table and a line each), or with many ranks the rank × step heatmap. */
+function rankPanels(summary: Summary, heatmap: RankHeatmapPanel | null): (HTMLElement | null)[] {
+  if (heatmap) return [heatmap.element];
   const counted = summary.ranks.some((r) => r.compute !== null);
   const rankTable = dataTable({
     columns: counted ? [...RANK_COLUMNS, ...COMPUTE_COLUMNS] : RANK_COLUMNS,
@@ -299,6 +296,24 @@ function renderOverview(
     rowName: (r) => String(r.rank),
     rowClass: (r) => (r.rank === summary.rank ? "selected" : undefined),
   });
+  return [
+    section(
+      "Ranks",
+      h("p", { class: "muted" }, stepsCaption(summary)),
+      h("div", { class: "table-scroll" }, rankTable),
+    ),
+    section("Step time per rank", stepChart(summary)),
+  ];
+}
+
+function renderOverview(
+  summary: Summary,
+  findings: readonly Finding[],
+  breakdown: BreakdownAnswer,
+  top: HTMLElement | null,
+  heatmap: RankHeatmapPanel | null,
+  navigate: (tab: string, params: NavigationParams) => void,
+): HTMLElement {
   const relevant = findings.filter(
     (f) => summary.rank === null || f.ranks.length === 0 || f.ranks.includes(summary.rank),
   );
@@ -308,12 +323,7 @@ function renderOverview(
     warningsPanel(summary.warnings),
     findingsPanel(relevant, navigate),
     section("Step-time breakdown", breakdownChart(breakdown)),
-    section(
-      "Ranks",
-      h("p", { class: "muted" }, stepsCaption(summary)),
-      h("div", { class: "table-scroll" }, rankTable),
-    ),
-    section("Step time per rank", stepChart(summary)),
+    ...rankPanels(summary, heatmap),
     section("Spans", spanTable(summary)),
     compilePanel(summary.ranks),
     top,
@@ -334,6 +344,11 @@ export const overviewDashboard: Dashboard = {
     ]);
     onRanks(summary.ranks);
     const top = topPanel(operators, kernels, navigate);
-    return renderOverview(summary, findings.findings, breakdown, top, navigate);
+    // with many ranks, and all of them shown: the heatmap instead of a row per rank
+    const many = rank === null && summary.ranks.length > MANY_RANKS;
+    const heatmap = many ? new RankHeatmapPanel(run, navigate, onProgress) : null;
+    const element = renderOverview(summary, findings.findings, breakdown, top, heatmap, navigate);
+    void heatmap?.load();
+    return element;
   },
 };

@@ -26,6 +26,11 @@ export const timelineDashboard: Dashboard = {
   async show({ run, signal, refresh, onProgress, params }) {
     const current = viewFor(run);
     if (refresh || !current.loaded) await current.load(signal, onProgress);
+    const ranks = String(params["ranks"] ?? "")
+      .split(",")
+      .filter((text) => text.trim() !== "")
+      .map(Number);
+    if (ranks.length > 0 && ranks.every(Number.isInteger)) current.showRanks(ranks);
     const step = Number(params["step"]);
     if (params["step"] != null && Number.isInteger(step)) current.showStep(step);
     return current.element;

@@ -8,7 +8,8 @@ import type { Progress } from "../types";
 import { alignmentDetails } from "./alignment";
 import { fetchEvent, fetchTimelineMeta, searchEvents } from "./api";
 import { type CanvasTheme, readCanvasTheme } from "./canvasTheme";
-import { rankToggles, stepSelect } from "./controls";
+import { MANY_RANKS } from "../rankHeatmap";
+import { rankPicker, rankToggles, stepSelect } from "./controls";
 import { renderDetails } from "./details";
 import { type TimelineHashState, writeTimelineHash } from "./hashState";
 import {
@@ -41,6 +42,8 @@ const HASH_WRITE_MS = 200;
 const HOVER_SLACK_PX = 2;
 /** A match fills the middle third of the view it is zoomed to. */
 const MATCH_PADDING = 1;
+/** Ranks a run with many ranks starts with, until the user picks others. */
+const FIRST_RANKS_SHOWN = 4;
 
 interface Hit {
   band: LaneBand;
@@ -165,6 +168,10 @@ export class TimelineView {
     if (signal.aborted) return;
     this.meta = meta;
     this.loaded = true;
+    if (this.enabledRanks === null && meta.ranks.length > MANY_RANKS) {
+      this.enabledRanks = new Set(meta.ranks.slice(0, FIRST_RANKS_SHOWN).map((r) => r.rank));
+      writeTimelineHash({ enabledRanks: this.enabledRankList() });
+    }
     this.bounds = runBounds(meta.start, meta.end);
     this.relayout();
     this.setWindow(this.window ?? this.bounds);
@@ -180,6 +187,13 @@ export class TimelineView {
   showStep(step: number): void {
     const extent = this.meta?.steps.find((s) => s.step === step);
     if (extent) this.setWindow(fitWindow(extent.start, extent.end, 0.02, this.bounds));
+  }
+
+  /** Show lanes for these ranks only (a link from the many-rank Overview); unknown ones are left out. */
+  showRanks(ranks: readonly number[]): void {
+    const known = new Set(this.meta?.ranks.map((r) => r.rank) ?? []);
+    const shown = ranks.filter((rank) => known.has(rank));
+    if (shown.length > 0) this.setEnabledRanks(new Set(shown));
   }
 
   dispose(): void {
@@ -214,8 +228,13 @@ export class TimelineView {
     if (!meta) return;
     const enabled = new Set(meta.ranks.map((r) => r.rank).filter((r) => this.isRankEnabled(r)));
     this.layout = layoutTimeline(meta, enabled, this.collapsedRanks);
+    this.canvas.dataset["ranks"] = [...enabled].sort((a, b) => a - b).join(",");
+    // many ranks: a text field for the ranks, and a button only for each rank shown
+    const many = meta.ranks.length > MANY_RANKS;
+    const toggled = many ? meta.ranks.filter((r) => enabled.has(r.rank)) : meta.ranks;
     this.rankToggleGroup.replaceChildren(
-      ...rankToggles(meta.ranks, (rank) => this.isRankEnabled(rank), (rank) => this.toggleRank(rank)),
+      ...(many ? [rankPicker(meta.ranks, [...enabled].sort((a, b) => a - b), (ranks) => this.setEnabledRanks(new Set(ranks)))] : []),
+      ...rankToggles(toggled, (rank) => this.isRankEnabled(rank), (rank) => this.toggleRank(rank)),
     );
     this.resizeSpacer();
     this.scheduleDraw();
@@ -226,6 +245,11 @@ export class TimelineView {
     const enabled = this.enabledRanks ?? new Set(all);
     if (enabled.has(rank)) enabled.delete(rank);
     else enabled.add(rank);
+    this.setEnabledRanks(enabled);
+  }
+
+  private setEnabledRanks(enabled: Set<number>): void {
+    const all = this.meta?.ranks.map((r) => r.rank) ?? [];
     this.enabledRanks = all.every((r) => enabled.has(r)) ? null : enabled;
     writeTimelineHash({ enabledRanks: this.enabledRankList() });
     this.relayout();
