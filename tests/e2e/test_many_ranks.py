@@ -1,0 +1,79 @@
+"""Many-rank views in the real TensorBoard UI: a 256-rank run recorded by the collectors
+(tests/plugin/many_ranks_run.py) opens with the rank × step heatmap instead of a row per rank,
+lists the planted straggler as an outlier rank, and two picked ranks open the Timeline with
+lanes (and tile requests) for those two ranks only."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.plugin.many_ranks_run import STRAGGLER, WORLD_SIZE, many_rank_logdir
+
+pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+pytest.importorskip("torch", reason="the collectors' run needs torch")
+from playwright.sync_api import Page, expect  # noqa: E402
+
+PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
+GUTTER_PX = 56  # rankHeatmap.ts: rank labels left of the cells
+AXIS_PX = 18  # ...and step labels below them
+OTHER_RANK = 200
+
+
+@pytest.mark.parametrize("tensorboard_server", [many_rank_logdir], indirect=True)
+def test_heatmap_outliers_and_picked_ranks_in_the_timeline(page: Page, tensorboard_server):
+    page.goto(f"{tensorboard_server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    heatmap = plugin.get_by_test_id("rank-heatmap")
+    expect(heatmap).to_have_attribute("data-rows", str(WORLD_SIZE), timeout=60_000)
+    expect(plugin.get_by_test_id("rank-table")).to_have_count(0)  # no row per rank
+    expect(plugin.get_by_test_id("heatmap-legend")).to_be_visible()
+
+    plugin.get_by_test_id("heatmap-metric").select_option("collective_wait")
+    expect(heatmap).to_have_attribute("data-metric", "collective_wait")
+    outlier = plugin.locator(f'[data-testid=outlier-rank][data-rank="{STRAGGLER}"]')
+    expect(outlier).to_contain_text("low")
+
+    # hover a cell of OTHER_RANK: the tooltip names rank and step; clicking picks the rank
+    box = heatmap.bounding_box()
+    assert box is not None
+    row_px = (box["height"] - AXIS_PX) / WORLD_SIZE
+    cell = {"x": GUTTER_PX + 3, "y": OTHER_RANK * row_px + row_px / 2}
+    heatmap.hover(position=cell)
+    expect(plugin.get_by_test_id("heatmap-tooltip")).to_contain_text(f"rank {OTHER_RANK} · step 0")
+    heatmap.click(position=cell)
+    outlier.get_by_role("button").click()
+    picked = plugin.get_by_test_id("picked-ranks").locator("[data-rank]")
+    expect(picked).to_have_count(2)
+    expect(picked.first).to_have_attribute("data-rank", str(STRAGGLER))
+
+    tiles: list[str] = []
+    page.on("request", lambda r: tiles.append(r.url) if "/timeline/tiles?" in r.url else None)
+    plugin.get_by_test_id("open-picked-timeline").click()
+    canvas = plugin.get_by_test_id("timeline-canvas")
+    expected = f"{STRAGGLER},{OTHER_RANK}"
+    expect(canvas).to_have_attribute("data-ranks", expected, timeout=60_000)
+    expect(canvas).to_have_attribute("data-start", re.compile(r"-?\d+"))
+    toggles = plugin.get_by_test_id("timeline-rank-toggle")
+    expect(toggles).to_have_count(2)  # a compact picker, not a button per rank
+    expect(plugin.get_by_test_id("timeline-rank-picker")).to_have_value(expected.replace(",", ", "))
+    frame = page.frame(url=lambda url: "plugin_entry.html" in url)
+    assert frame is not None
+    in_hash = "new URLSearchParams(location.hash.slice(1)).get('ranks')"
+    frame.wait_for_function(f"{in_hash} === '{expected}'")
+    asked: list[str] = []
+    for _ in range(100):  # the tile request for the new lanes follows the layout
+        asked = [parse_qs(urlparse(url).query).get("ranks", ["all"])[0] for url in tiles]
+        if asked and asked[-1] == expected:
+            break
+        page.wait_for_timeout(100)
+    assert asked and asked[-1] == expected, asked
+
+    # the picker takes a list with a range: lanes for those ranks only
+    picker = plugin.get_by_test_id("timeline-rank-picker")
+    picker.fill("0-2, 37")
+    picker.press("Enter")
+    expect(canvas).to_have_attribute("data-ranks", "0,1,2,37")
+    expect(toggles).to_have_count(4)
