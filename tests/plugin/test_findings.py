@@ -141,6 +141,9 @@ def test_the_slowed_rank_of_a_gloo_job_is_the_straggler(pairs, make_client):
     assert straggler["ranks"] == [1] and straggler["severity"] == "warning"
     assert straggler["evidence"]["median_extra_wait_of_others"]["value"] > 30_000_000
     assert straggler["evidence"]["steps_with_others_waiting"]["value"] >= 0.8
+    worst = straggler["evidence"]["worst_step"]["value"]  # named in the title, opened in the view
+    assert f"most in steps {worst}, " in straggler["title"] and worst in straggler["steps"]
+    assert straggler["view"]["params"] == {"step": worst, "ranks": "1"}
     assert found["communication"]["ranks"] == [0]  # the rank that waits, not the straggler
 
 
