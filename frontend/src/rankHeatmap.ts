@@ -113,6 +113,7 @@ export class RankHeatmapPanel {
     "Open picked ranks in the Timeline",
   );
   private layout = { cell: 1, row: 1 };
+  private drawnWidth = 0;
 
   constructor(
     private readonly run: string,
@@ -155,6 +156,10 @@ export class RankHeatmapPanel {
       h("div", { class: "picked" }, h("h3", {}, "Picked ranks"), this.pickedList, this.openButton),
     );
     this.renderPicked();
+    // redraw at the new width (the height follows from the ranks, so this settles)
+    new ResizeObserver(() => {
+      if (this.body.clientWidth !== this.drawnWidth) this.draw();
+    }).observe(this.body);
   }
 
   async load(): Promise<void> {
@@ -265,6 +270,7 @@ export class RankHeatmapPanel {
     if (!answer || answer.min === null || answer.max === null) return;
     const rows = answer.ranks.length;
     const columns = answer.first_steps.length;
+    this.drawnWidth = this.body.clientWidth;
     const width = Math.max(320, (this.body.clientWidth || 900) - 8);
     const cell = Math.max(1, Math.floor((width - GUTTER_PX) / Math.max(columns, 1)));
     const row = Math.max(1, Math.min(MAX_ROW_PX, Math.floor(MAX_HEIGHT_PX / rows)));
