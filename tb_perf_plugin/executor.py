@@ -4,6 +4,7 @@
 `process` (default: a local process pool, forkserver where available, else spawn — never fork
 inside TensorBoard's threaded server), `thread`, `inline` (in the calling thread; for debugging
 and tiny runs), or `dask://HOST:PORT`, the scheduler of a Dask cluster (the `dask` extra).
+`TB_PERF_WORKERS` caps the local pools (default: the CPU count, at most 8).
 Local executors share this process' disk, so their tasks leave parsed traces in the trace cache;
 Dask workers may not, so theirs return the tables packed (`ingest.transfer`) and only this
 process caches them. Executors are created on first use, not at import or in constructors.
@@ -85,13 +86,22 @@ def check_kind(kind: str) -> str:
     raise ValueError(f"unknown executor {kind!r}; choose one of {', '.join(KINDS)}")
 
 
+def _configured_workers() -> int | None:
+    text = os.environ.get("TB_PERF_WORKERS", "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise ExecutorUnavailable(f"TB_PERF_WORKERS={text!r} is not a positive integer")
+    return int(text)
+
+
 def make_executor(
     kind: str | None = None, max_workers: int | None = None
 ) -> concurrent.futures.Executor:
     kind = check_kind(kind or os.environ.get("TB_PERF_EXECUTOR") or "process")
     if kind.lower().startswith(DASK_SCHEME):
         return DaskExecutor("tcp://" + kind[len(DASK_SCHEME) :])
-    workers = max_workers or max(1, min(8, (os.cpu_count() or 2)))
+    workers = max_workers or _configured_workers() or min(8, os.cpu_count() or 2)
     if kind == "process":
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
