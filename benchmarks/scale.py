@@ -123,9 +123,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         "traces": len(tables.traces),
         "ranks": len(tables.ranks),
         "events": timeline.n_events,
-        "table_bytes": sum(
-            sum(c.nbytes for c in t.tables.slices.values()) for t in tables.traces
-        ),
+        "table_bytes": sum(sum(c.nbytes for c in t.tables.slices.values()) for t in tables.traces),
         "warnings": tables.warnings[:3],
         "workers": peaks,
     }

@@ -17,9 +17,10 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from .errors import ExecutorUnavailable
+from .errors import ExecutorUnavailable, Unreadable
 
 LOCAL_KINDS = ("process", "thread", "inline")
 KINDS = (*LOCAL_KINDS, "dask://HOST:PORT")
@@ -42,7 +43,10 @@ class InlineExecutor(concurrent.futures.Executor):
 
 
 class DaskExecutor(concurrent.futures.Executor):
-    """Tasks on the workers of a Dask cluster, through its scheduler at `address`."""
+    """Tasks on the workers of a Dask cluster, through its scheduler at `address`. A task's
+    own exception reaches the caller as raised; a worker lost while running it is Unreadable
+    (that file only); a cluster that stops answering is ExecutorUnavailable (the whole read is
+    tried again by a later request)."""
 
     def __init__(self, address: str) -> None:
         try:
@@ -59,16 +63,55 @@ class DaskExecutor(concurrent.futures.Executor):
             raise ExecutorUnavailable(
                 f"cannot reach the Dask scheduler at {address} ({exc})"
             ) from exc
+        self._address = address
+        self._killed_worker = distributed.KilledWorker
         self._executor = self._client.get_executor(pure=False)  # each task runs, even repeated
 
     def submit(
         self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
     ) -> concurrent.futures.Future:
-        return self._executor.submit(fn, *args, **kwargs)
+        remote = self._executor.submit(_call, fn, *args, **kwargs)
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        future.add_done_callback(lambda f: f.cancelled() and remote.cancel())
+        remote.add_done_callback(lambda done: self._settle(future, done))
+        return future
+
+    def _settle(self, future: concurrent.futures.Future, done: concurrent.futures.Future) -> None:
+        if future.cancelled():
+            return
+        error = None if done.cancelled() else done.exception()
+        if done.cancelled() or error is not None:
+            if isinstance(error, self._killed_worker):
+                error = Unreadable(f"the Dask workers reading it died (out of memory?): {error}")
+            else:
+                error = ExecutorUnavailable(
+                    f"the Dask cluster at {self._address} failed: {error or 'task cancelled'}"
+                )
+            future.set_exception(error)
+        elif isinstance(outcome := done.result(), _Raised):
+            future.set_exception(outcome.error)
+        else:
+            future.set_result(outcome)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._executor.shutdown(wait=wait)
         self._client.close()
+
+
+@dataclass
+class _Raised:
+    """What a task raised, returned as its value so it is told apart from the cluster's own
+    failures."""
+
+    error: BaseException
+
+
+def _call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+    """Runs on a worker."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:
+        return _Raised(exc)
 
 
 def shares_disk(executor: concurrent.futures.Executor) -> bool:

@@ -45,6 +45,7 @@ from .analysis.modules import (
     trace_module_data,
 )
 from .analysis.operators import aggregate_operators, named_operator_events
+from .analysis.ranks import collective_waits_by_rank
 from .analysis.rules import find_all
 from .discovery import ImportedFile, Run, now_ns
 from .errors import Unreadable
@@ -278,7 +279,7 @@ def _read_traces(
         try:
             result = future.result()
             if isinstance(result, bytes):
-                tables = cache.keep(key, path, unpack(result, path))
+                tables = cache.keep(key, path, _unpacked(result, path))
             else:
                 tables = result or cache.load(path, max_file_bytes, kind)
         except Unreadable as exc:
@@ -286,11 +287,6 @@ def _read_traces(
             continue
         except OSError as exc:
             warnings.append(f"{name}: unreadable ({exc.strerror or exc})")
-            continue
-        except Exception as exc:  # a remote worker lost (Dask's KilledWorker), a bad message
-            if local:
-                raise
-            warnings.append(f"{name}: its executor task failed ({type(exc).__name__}: {exc})")
             continue
         finally:
             on_progress(_size(path))
@@ -302,6 +298,13 @@ def _read_traces(
         rank, source = _trace_rank(run, path, tables)
         traces.append(TraceFile(path, rank, source, tables, kind))
     return sorted(traces, key=lambda t: (t.rank, t.path))
+
+
+def _unpacked(message: bytes, path: str) -> TraceTables:
+    try:
+        return unpack(message, path)
+    except ValueError as exc:
+        raise Unreadable(f"its executor task sent back bad tables ({exc})") from None
 
 
 _OTHER_READERS = {FileKind.PSTATS: read_python_profile, FileKind.NCU: read_ncu_csv}
@@ -585,6 +588,7 @@ def analyze_run(
         compile_records=tables.compile if len(tables.compile) else None,
         flops_per_step=flops.flops_per_step, peak_flops=flops.peak_flops,
         flops_sampled_steps=flops.sampled_steps,
+        collective_waits=collective_waits_by_rank(tables.spans),
     ))  # fmt: skip
     return RunAnalysis(
         breakdowns, operator_all, kernel_all, devices, findings, memory, snapshot_warnings or []

@@ -70,7 +70,7 @@ from .analysis.ranks import (
 from .analysis.spans import percent, span_table
 from .analysis.steps import step_series, step_time_stats
 from .discovery import Run, discover_runs, file_version, now_ns
-from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
+from .errors import ExecutorUnavailable, InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
 from .ingest.imported import FileKind
@@ -345,7 +345,15 @@ class RunService:
     def _finished(self, key: tuple[str, str], job: _Job, future: concurrent.futures.Future) -> None:
         """Keep a job's result when it is newer than the one kept, even if a newer job is
         under way: a run that changes faster than it is read still shows its newest version."""
-        if future.cancelled() or future.exception() is not None:
+        if future.cancelled():
+            return
+        if isinstance(future.exception(), ExecutorUnavailable):
+            with self._lock:  # not the files' fault: the next request reconnects and retries
+                if self._jobs.get(key) is job:
+                    del self._jobs[key]
+            self._executor.shutdown()
+            return
+        if future.exception() is not None:
             return  # a failed job stays listed: requests for its version get its error
         with self._lock:
             if self._jobs.get(key) is job:

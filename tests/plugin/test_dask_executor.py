@@ -1,23 +1,31 @@
 """The Dask executor against a real `distributed.LocalCluster` whose workers have their own
 cache directory: traces come back packed and only the serving process caches them."""
 
+import argparse
 import gzip
 import json
+import os
 import shutil
+import socket
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tensorboard.backend import application
+from tensorboard.plugins import base_plugin
+from werkzeug import test, wrappers
 
 from tb_perf_plugin import cli, executor, run_tables
-from tb_perf_plugin.errors import ExecutorUnavailable, Unreadable
+from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.ingest.imported import FileKind, read_timeline_file
 from tb_perf_plugin.ingest.transfer import pack, parse_packed, unpack
+from tb_perf_plugin.plugin import TbPerfPlugin
 from tb_perf_plugin.service import RunService
 
 distributed = pytest.importorskip(
     "distributed", reason="the dask extra is not installed (pip install 'tb-perf[dask]')"
 )
+import dask  # noqa: E402  (installed with distributed)
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
 TRACED = SAMPLE_RUNS / "ddp_traced"  # real torch.profiler traces of a 2-rank gloo run
@@ -28,15 +36,17 @@ def worker_cache(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("worker-cache")
 
 
+def _cluster(**options) -> "distributed.LocalCluster":
+    # a task that kills its worker fails at once instead of being retried on the others
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        return distributed.LocalCluster(
+            threads_per_worker=1, processes=True, dashboard_address=None, **options
+        )
+
+
 @pytest.fixture(scope="module")
 def scheduler(worker_cache):
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        env={"TB_PERF_CACHE_DIR": str(worker_cache)},
-    ) as cluster:
+    with _cluster(n_workers=2, env={"TB_PERF_CACHE_DIR": str(worker_cache)}) as cluster:
         yield cluster.scheduler_address.replace("tcp://", "dask://")
 
 
@@ -111,10 +121,46 @@ def test_the_cli_runs_on_the_cluster(scheduler, logdir, capsys):
     assert on_dask == json.loads(capsys.readouterr().out)
 
 
-def test_an_unreachable_scheduler_is_a_clear_error(logdir, monkeypatch):
+def test_task_errors_and_lost_workers_reach_the_caller_as_such(scheduler, tmp_path):
+    pool = executor.make_executor(scheduler)
+    try:
+        missing = pool.submit(
+            parse_packed, str(tmp_path / "gone.json"), 1 << 20, FileKind.KINETO, 1 << 20
+        )
+        with pytest.raises(FileNotFoundError):  # the task's own error, as raised
+            missing.result(timeout=60)
+        killed = pool.submit(os._exit, 1)  # the worker process dies under the task
+        with pytest.raises(Unreadable, match="Dask workers reading it died"):
+            killed.result(timeout=60)
+        assert pool.submit(sum, [1, 2]).result(timeout=60) == 3  # the nanny restarted it
+    finally:
+        pool.shutdown()
+
+
+def test_an_unreachable_scheduler_is_a_503_until_it_is_up(logdir, monkeypatch):
+    """Through the plugin's flag: a clear 503 while the scheduler is down, retried by the next
+    request (not cached as the run's error), and answers once a cluster listens there."""
     monkeypatch.setattr(executor, "DASK_CONNECT_TIMEOUT_S", 1)
-    with pytest.raises(ExecutorUnavailable, match="cannot reach the Dask scheduler"):
-        executor.make_executor("dask://127.0.0.1:9")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    flags = argparse.Namespace(tb_perf_executor=f"dask://127.0.0.1:{port}")
+    plugin = TbPerfPlugin(base_plugin.TBContext(logdir=str(logdir), flags=flags))
+    plugin._service.inline_wait_s = 120
+    client = test.Client(application.TensorBoardWSGI([plugin]), wrappers.Response)
+    url = "/data/plugin/tb_perf/summary?run=traced"
+    try:
+        down = client.get(url)
+        assert down.status_code == 503, down.get_data(as_text=True)
+        error = down.get_json()["error"]
+        assert error["code"] == "executor_unavailable"
+        assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in error["message"]
+        with _cluster(n_workers=1, scheduler_port=port):
+            up = client.get(url)
+            assert up.status_code == 200, up.get_data(as_text=True)
+            assert up.get_json()["run"] == "traced"
+    finally:
+        plugin._service.close()
     with pytest.raises(ValueError, match="unknown executor 'dask:/x'"):
         executor.make_executor("dask:/x")
 
