@@ -13,6 +13,7 @@ process caches them. Executors are created on first use, not at import or in con
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import multiprocessing
 import os
 import threading
@@ -65,36 +66,41 @@ class DaskExecutor(concurrent.futures.Executor):
             ) from exc
         self._address = address
         self._killed_worker = distributed.KilledWorker
-        self._executor = self._client.get_executor(pure=False)  # each task runs, even repeated
 
     def submit(
         self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
     ) -> concurrent.futures.Future:
-        remote = self._executor.submit(_call, fn, *args, **kwargs)
+        task = functools.partial(fn, **kwargs) if kwargs else fn
+        remote = self._client.submit(_call, task, *args, pure=False)  # each runs, even repeated
         future: concurrent.futures.Future = concurrent.futures.Future()
         future.add_done_callback(lambda f: f.cancelled() and remote.cancel())
-        remote.add_done_callback(lambda done: self._settle(future, done))
+        remote.add_done_callback(lambda done: self._settle(future, done))  # in another thread
         return future
 
-    def _settle(self, future: concurrent.futures.Future, done: concurrent.futures.Future) -> None:
-        if future.cancelled():
+    def _settle(self, future: concurrent.futures.Future, remote: Any) -> None:
+        """Move the outcome of `remote`, a Dask future, to `future`, then release it: a worker
+        keeps a result only until it is fetched, so its memory stays one task's, not the job's."""
+        try:
+            outcome = remote.result()
+        except self._killed_worker as exc:
+            outcome = _Raised(
+                Unreadable(f"the Dask workers reading it died (out of memory?): {exc}")
+            )
+        except Exception as exc:  # the cluster's own failure (lost, closed, cancelled)
+            reason = f"{type(exc).__name__}: {exc}"
+            outcome = _Raised(
+                ExecutorUnavailable(f"the Dask cluster at {self._address} failed ({reason})")
+            )
+        finally:
+            remote.release()
+        if not future.set_running_or_notify_cancel():
             return
-        error = None if done.cancelled() else done.exception()
-        if done.cancelled() or error is not None:
-            if isinstance(error, self._killed_worker):
-                error = Unreadable(f"the Dask workers reading it died (out of memory?): {error}")
-            else:
-                error = ExecutorUnavailable(
-                    f"the Dask cluster at {self._address} failed: {error or 'task cancelled'}"
-                )
-            future.set_exception(error)
-        elif isinstance(outcome := done.result(), _Raised):
+        if isinstance(outcome, _Raised):
             future.set_exception(outcome.error)
         else:
             future.set_result(outcome)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._executor.shutdown(wait=wait)
         self._client.close()
 
 
