@@ -62,6 +62,33 @@ export function fetchRankHeatmap(
   return getJson(`./rank_heatmap?${runQuery(run, { metric })}`, signal, onProgress);
 }
 
+/** Lanes a Timeline of many ranks starts with. */
+const STARTING_LANES = 4;
+
+/**
+ * The ranks a many-rank Timeline opens with when the user has picked none: up to three that
+ * stand out most on step time or collective wait (a straggler shows as waiting less than the
+ * others, not in its step time, which the collectives make equal), then the lowest ranks, for
+ * comparison, up to four lanes.
+ */
+export async function startingRanks(run: string, ranks: readonly number[], signal: AbortSignal): Promise<number[]> {
+  const metrics: RankMetric[] = ["step_time", "collective_wait"];
+  const answers = await Promise.allSettled(metrics.map((metric) => fetchRankHeatmap(run, metric, signal)));
+  const outliers = answers
+    .flatMap((answer) => (answer.status === "fulfilled" ? answer.value.outlier_ranks : []))
+    .sort((a, b) => Math.abs(b.z) - Math.abs(a.z))
+    .map((outlier) => outlier.rank);
+  const picked = new Set<number>();
+  for (const rank of outliers) {
+    if (picked.size < STARTING_LANES - 1 && ranks.includes(rank)) picked.add(rank);
+  }
+  for (const rank of ranks) {
+    if (picked.size >= STARTING_LANES) break;
+    picked.add(rank);
+  }
+  return [...picked];
+}
+
 function isMetric(value: string | null): value is RankMetric {
   return METRICS.some(([metric]) => metric === value);
 }

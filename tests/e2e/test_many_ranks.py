@@ -77,3 +77,18 @@ def test_heatmap_outliers_and_picked_ranks_in_the_timeline(page: Page, tensorboa
     picker.press("Enter")
     expect(canvas).to_have_attribute("data-ranks", "0,1,2,37")
     expect(toggles).to_have_count(4)
+
+
+@pytest.mark.parametrize("tensorboard_server", [many_rank_logdir], indirect=True)
+def test_timeline_of_many_ranks_starts_with_the_outliers(page: Page, tensorboard_server):
+    """Opened with no ranks picked, the Timeline shows the lowest rank as a reference and the
+    ranks that stand out (the straggler, by the others' collective wait), four lanes at most."""
+    page.goto(f"{tensorboard_server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    expect(plugin.get_by_test_id("rank-heatmap")).to_be_visible(timeout=60_000)
+    plugin.get_by_test_id("tab-timeline").click()
+    canvas = plugin.get_by_test_id("timeline-canvas")
+    expect(canvas).to_have_attribute("data-ranks", re.compile(r"^0(,\d+){1,3}$"), timeout=60_000)
+    shown = [int(rank) for rank in (canvas.get_attribute("data-ranks") or "").split(",")]
+    assert STRAGGLER in shown, shown
+    expect(plugin.get_by_test_id("timeline-rank-toggle")).to_have_count(len(shown))

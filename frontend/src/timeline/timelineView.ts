@@ -8,7 +8,7 @@ import type { Progress } from "../types";
 import { alignmentDetails } from "./alignment";
 import { fetchEvent, fetchTimelineMeta, searchEvents } from "./api";
 import { type CanvasTheme, readCanvasTheme } from "./canvasTheme";
-import { MANY_RANKS } from "../rankHeatmap";
+import { MANY_RANKS, startingRanks } from "../rankHeatmap";
 import { rankPicker, rankToggles, stepSelect } from "./controls";
 import { renderDetails } from "./details";
 import { type TimelineHashState, writeTimelineHash } from "./hashState";
@@ -42,8 +42,6 @@ const HASH_WRITE_MS = 200;
 const HOVER_SLACK_PX = 2;
 /** A match fills the middle third of the view it is zoomed to. */
 const MATCH_PADDING = 1;
-/** Ranks a run with many ranks starts with, until the user picks others. */
-const FIRST_RANKS_SHOWN = 4;
 
 interface Hit {
   band: LaneBand;
@@ -166,12 +164,14 @@ export class TimelineView {
   async load(signal: AbortSignal, onProgress: ProgressListener): Promise<void> {
     const meta = await fetchTimelineMeta(this.run, signal, onProgress);
     if (signal.aborted) return;
-    this.meta = meta;
-    this.loaded = true;
     if (this.enabledRanks === null && meta.ranks.length > MANY_RANKS) {
-      this.enabledRanks = new Set(meta.ranks.slice(0, FIRST_RANKS_SHOWN).map((r) => r.rank));
+      const ranks = await startingRanks(this.run, meta.ranks.map((r) => r.rank), signal);
+      if (signal.aborted) return;
+      this.enabledRanks = new Set(ranks);
       writeTimelineHash({ enabledRanks: this.enabledRankList() });
     }
+    this.meta = meta;
+    this.loaded = true;
     this.bounds = runBounds(meta.start, meta.end);
     this.relayout();
     this.setWindow(this.window ?? this.bounds);
