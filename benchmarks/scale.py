@@ -95,6 +95,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
 
         cluster = distributed.LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
             memory_limit=0,
         )  # fmt: skip
         client = distributed.Client(cluster)

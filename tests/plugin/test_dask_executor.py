@@ -40,7 +40,13 @@ def _cluster(**options) -> "distributed.LocalCluster":
     # a task that kills its worker fails at once instead of being retried on the others
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
         return distributed.LocalCluster(
-            threads_per_worker=1, processes=True, dashboard_address=None, **options
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            # the scheduler's health/metrics server: any free port, not 8787 (taken by the
+            # module's other cluster)
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+            **options,
         )
 
 
