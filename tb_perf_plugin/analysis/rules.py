@@ -3,6 +3,9 @@ rules that live next to the data they read (`compute`, `python_profile`)."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
+
 from .compute import mfu_efficiency, recompilation
 from .findings import (
     DEFAULT_THRESHOLDS,
@@ -32,7 +35,55 @@ RULES = (
 )  # fmt: skip
 
 
+# More ranks than this with the same finding make one finding naming them all.
+MAX_RANKS_APART = 4
+MAX_STEPS_LISTED = 50
+TIMELINE_LANES = 4
+_RANK_SCOPE = re.compile(r"^(?P<subject>.*)rank(?P<rank>\d+)$")
+
+
 def find_all(inputs: AnalysisInputs, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> list[Finding]:
-    """Every rule's findings, most severe first."""
-    findings = [f for rule in RULES for f in rule(inputs, thresholds)]
+    """Every rule's findings, most severe first; per-rank findings shared by many ranks
+    collapsed (`collapse_across_ranks`)."""
+    findings = collapse_across_ranks([f for rule in RULES for f in rule(inputs, thresholds)])
     return sorted(findings, key=lambda f: -SEVERITIES.index(f.severity))
+
+
+def collapse_across_ranks(findings: list[Finding], limit: int = MAX_RANKS_APART) -> list[Finding]:
+    """One finding for each kind and subject (an operator, MFU) found on more than `limit`
+    ranks: a job-wide cause, such as a checkpoint slowing one step on all 256 ranks, is one
+    finding that names the ranks, not 256 that bury the rest. Its key ends in `ranks`
+    (`step_outlier:ranks`); it shows the worst rank's finding (the highest severity, then the
+    lowest rank) with the ranks and the union of the steps."""
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for finding in findings:
+        match = _RANK_SCOPE.match(finding.scope)
+        if match and len(finding.ranks) == 1:
+            groups.setdefault((finding.kind, match["subject"]), []).append(finding)
+    merged: dict[int, Finding | None] = {}  # id of a member -> its group's finding, once
+    for (_, subject), members in groups.items():
+        if len(members) <= limit:
+            continue
+        worst = max(members, key=lambda f: (SEVERITIES.index(f.severity), -f.ranks[0]))
+        ranks = sorted(f.ranks[0] for f in members)
+        steps = sorted({step for f in members for step in f.steps})[:MAX_STEPS_LISTED]
+        others = len(members) - 1
+        view = worst.view
+        if view.get("tab") == "timeline":  # lanes for the worst rank and a few others
+            others_shown = [r for r in ranks if r != worst.ranks[0]][: TIMELINE_LANES - 1]
+            lanes = [worst.ranks[0], *others_shown]
+            view = {**view, "params": {**view["params"], "ranks": ",".join(map(str, lanes))}}
+        merged.update((id(f), None) for f in members)
+        merged[id(members[0])] = replace(
+            worst, view=view,
+            title=f"{worst.title} — and on {others} other rank{'s' * (others > 1)}",
+            evidence={**worst.evidence, "ranks_affected": {"value": len(members), "unit": "ranks"}},
+            ranks=ranks, steps=steps, scope=f"{subject}ranks",
+        )  # fmt: skip
+    out = []
+    for finding in findings:
+        if id(finding) not in merged:
+            out.append(finding)
+        elif (group := merged[id(finding)]) is not None:
+            out.append(group)
+    return out

@@ -9,7 +9,13 @@ import pandas as pd
 import pytest
 
 from tb_perf_plugin.analysis.breakdown import CATEGORIES, StepBreakdown
-from tb_perf_plugin.analysis.findings import DEFAULT_THRESHOLDS, AnalysisInputs, straggler
+from tb_perf_plugin.analysis.findings import (
+    DEFAULT_THRESHOLDS,
+    AnalysisInputs,
+    Finding,
+    evidence,
+    straggler,
+)
 from tb_perf_plugin.analysis.ranks import (
     MAX_COLUMNS,
     RankMetric,
@@ -20,6 +26,7 @@ from tb_perf_plugin.analysis.ranks import (
     outlier_ranks,
     step_time_matrix,
 )
+from tb_perf_plugin.analysis.rules import collapse_across_ranks
 from tb_perf_plugin.service import RunService
 from tests.plugin.many_ranks_run import (
     SLOW_STEP,
@@ -89,6 +96,44 @@ def test_straggler_from_mytimer_spans_names_rank_and_worst_steps(logdir):
     assert worst in STRAGGLER_WORST and f"most in steps {worst}" in found.title
     assert set(STRAGGLER_WORST) <= set(found.steps)
     assert found.view == {"tab": "timeline", "params": {"step": worst, "ranks": str(STRAGGLER)}}
+
+
+def test_findings_shared_by_every_rank_are_one_finding(client):
+    """The planted slow step is slow on all 256 ranks: one step_outlier finding naming them,
+    not 256 (the straggler stays its own)."""
+    found = client.json("findings", run=RUN)["findings"]
+    assert len(found) < 10, [f["key"] for f in found]
+    (outlier,) = [f for f in found if f["kind"] == "step_outlier"]
+    assert outlier["key"] == "step_outlier:ranks" and outlier["ranks"] == list(range(WORLD_SIZE))
+    assert SLOW_STEP in outlier["steps"]
+    assert outlier["evidence"]["ranks_affected"]["value"] == WORLD_SIZE
+    assert outlier["title"].endswith(f"and on {WORLD_SIZE - 1} other ranks")
+    lanes = outlier["view"]["params"]["ranks"].split(",")
+    assert len(lanes) == 4 and lanes[0] == str(outlier["view"]["params"]["rank"])
+    assert [f["ranks"] for f in found if f["kind"] == "straggler"] == [[STRAGGLER]]
+
+
+def _finding(rank: int, severity: str = "warning", subject: str = "", kind: str = "k") -> Finding:
+    return Finding(
+        kind, severity, f"Rank {rank}: slow", evidence(x=(rank, "")), "fix",
+        {"tab": "overview", "params": {"rank": rank}}, ranks=[rank], steps=[rank % 3],
+        scope=f"{subject}rank{rank}",
+    )  # fmt: skip
+
+
+def test_collapse_across_ranks_keeps_few_ranks_apart_and_picks_the_worst():
+    few = [_finding(r) for r in range(4)]
+    assert collapse_across_ranks(few) == few
+    other = _finding(0, kind="other")
+    many = [_finding(r, "critical" if r == 3 else "warning") for r in range(6)]
+    subject = [_finding(r, subject="aten::mm@") for r in range(5)]
+    (first, group, by_subject) = collapse_across_ranks([other, *many, *subject])
+    assert first is other
+    assert group.key == "k:ranks" and group.severity == "critical"
+    assert group.title == "Rank 3: slow — and on 5 other ranks"
+    assert group.ranks == list(range(6)) and group.steps == [0, 1, 2]
+    assert group.evidence["x"]["value"] == 3 and group.evidence["ranks_affected"]["value"] == 6
+    assert by_subject.key == "k:aten::mm@ranks" and by_subject.ranks == list(range(5))
 
 
 def _steps(durations: np.ndarray) -> pd.DataFrame:
