@@ -38,16 +38,8 @@ from .analysis.diff import compare as diff_runs
 from .analysis.findings import DEFAULT_THRESHOLDS
 from .analysis.kernels import aggregate_kernels, bucket_means
 from .analysis.memory import (
-    RankMemory,
     SnapshotFacts,
-    bucket_size,
-    bucketed,
-    firsts,
-    fragmentation,
-    peak,
     snapshot_facts,
-    trend,
-    warmup_count,
 )
 from .analysis.modules import (
     PHASES,
@@ -60,15 +52,19 @@ from .analysis.ncu import join_kernel_metrics
 from .analysis.operators import aggregate_operators
 from .analysis.python_profile import function_table
 from .analysis.ranks import (
-    RankMatrix,
     RankMetric,
-    bucket_columns,
-    outlier_ranks,
-    outlier_steps,
     rank_matrix,
 )
-from .analysis.spans import percent, span_table
-from .analysis.steps import step_series, step_time_stats
+from .answers import (
+    MAX_SERIES_POINTS,
+    heatmap_json,
+    memory_json,
+    name_totals,
+    ncu_json,
+    python_rows,
+    summary_json,
+    system_json,
+)
 from .discovery import Run, discover_runs, file_version, now_ns
 from .errors import ExecutorUnavailable, InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import LazyExecutor
@@ -93,8 +89,6 @@ from .timeline import MAX_WIDTH_PX, Timeline
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_FILE_BYTES = int(float(os.environ.get("TB_PERF_MAX_FILE_MB", "4096")) * 1e6)
-MAX_SERIES_POINTS = 2000
-MAX_SPAN_ROWS = 500
 MAX_SEARCH_RESULTS = 1000
 MAX_OPERATOR_ROWS = 1000
 MAX_MODULE_ROWS = 5000
@@ -103,7 +97,6 @@ PYTHON_FILE_KEYS = ("rank", "file", "total_ns", "calls", "primitive_calls")
 # the python route's sort keys; numbers sort largest first, text A to Z
 PYTHON_SORTS = ("self_ns", "cumulative_ns", "calls", "primitive_calls", "self_per_call_ns",
                 "cumulative_per_call_ns", "function", "name", "filename")  # fmt: skip
-MAX_STEP_MARKS = 500  # step boundaries drawn on the GPU tab's charts, per rank
 MEMORY_KINDS = ("memory_leak", "fragmentation", "memory_peak")
 CACHED_SNAPSHOTS = 4  # loaded snapshots kept (their tables take a few times the file's size)
 SNAPSHOT_ROWS = 50  # rows of each list the snapshot route answers with
@@ -431,7 +424,7 @@ class RunService:
         extras = self._from_tables(run, "rank_compute", _rank_compute, self._wait(wait_s))
         if isinstance(extras, Progress):
             return extras
-        return _summary_json(run, tables, ranks, selected, extras)
+        return summary_json(run, tables, ranks, selected, extras)
 
     def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis | Progress:
         """The run's analysis (breakdowns, operators, kernels, findings), computed once per
@@ -648,7 +641,7 @@ class RunService:
         ncu = None
         if len(metrics):
             table = join_kernel_metrics(table, metrics)
-            ncu = _ncu_json(table, metrics)
+            ncu = ncu_json(table, metrics)
         return {
             "run": run.name,
             "rank": selected,
@@ -722,7 +715,7 @@ class RunService:
             "primitive_calls": int(files["primitive_calls"].sum()),
             "functions": len(every),
             "total_rows": len(table),
-            "rows": _python_rows(table.head(count)),
+            "rows": python_rows(table.head(count)),
             "files": [
                 {key: f[key] if key == "file" else int(f[key]) for key in PYTHON_FILE_KEYS}
                 for f in files.sort_values(["rank", "file"]).to_dict(orient="records")
@@ -830,7 +823,7 @@ class RunService:
             matrix = rank_matrix(
                 chosen, tables.steps, tables.spans, analysis.breakdowns, tables.memory
             )
-            return _heatmap_json(run, matrix)
+            return heatmap_json(run, matrix)
 
         return self._from_tables(run, f"rank_heatmap:{metric}", build, self._wait(wait_s))
 
@@ -857,7 +850,7 @@ class RunService:
             "rank": selected,
             "origin_ns": str(origin),
             "ranks": [
-                _memory_json(m, shifted[m.rank] - origin, m.rank in leaking) for m in memories
+                memory_json(m, shifted[m.rank] - origin, m.rank in leaking) for m in memories
             ],
             "findings": findings,
             "snapshots": _snapshots_json(run, selected),
@@ -883,7 +876,7 @@ class RunService:
                   for r in shown]  # fmt: skip
         origin = min(starts, default=0)
         answers = [
-            _system_json(
+            system_json(
                 r, system[system["rank"] == r], gpus[gpus["rank"] == r],
                 tables.steps[tables.steps["rank"] == r], tables.rank_meta.get(r),
                 to_rank0[r], origin,
@@ -1063,8 +1056,8 @@ class RunService:
         elif not tables.spans.empty:
             facts.category_source = "spans"
             facts.categories = _top_span_means(tables.spans)
-        facts.operators = _name_totals(analysis.operator_events)  # host total time
-        facts.kernels = _name_totals(analysis.kernel_events)  # device time
+        facts.operators = name_totals(analysis.operator_events)  # host total time
+        facts.kernels = name_totals(analysis.kernel_events)  # device time
         modules = self.modules(run.name, wait_s=None)
         facts.module_steps = float(max(sum(s["steps"] for s in modules["steps"]), 1))
         facts.modules = [
@@ -1096,134 +1089,11 @@ class RunService:
         self._executor.shutdown()
 
 
-def _nullable(values: np.ndarray, digits: int | None = None) -> list[Any] | None:
-    """JSON numbers (ints, or floats rounded to `digits`), null where NaN; None if all are."""
-    finite = np.isfinite(values)
-    if not finite.any():
-        return None
-    if digits is None:
-        return [round(v) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
-    return [round(v, digits) if ok else None for v, ok in zip(values.tolist(), finite, strict=True)]
-
-
-def _heatmap_json(run: Run, matrix: RankMatrix) -> dict[str, Any]:
-    """The rank_heatmap route's answer for one metric's matrix (analysis/ranks.py)."""
-    limits = DEFAULT_THRESHOLDS
-    columns = bucket_columns(matrix)
-    finite = columns.values[np.isfinite(columns.values)]
-    return {
-        "run": run.name,
-        "metric": matrix.metric.value,
-        "unit": matrix.unit,
-        "source": matrix.source,
-        "reason": matrix.reason,
-        "ranks": matrix.ranks.tolist(),
-        "steps_total": len(matrix.steps),
-        "bucket": columns.bucket,
-        "first_steps": columns.first_steps,
-        "last_steps": columns.last_steps,
-        "values": [[round(v) if np.isfinite(v) else None for v in row.tolist()]
-                   for row in columns.values],  # fmt: skip
-        "min": round(float(finite.min())) if len(finite) else None,
-        "max": round(float(finite.max())) if len(finite) else None,
-        "outlier_ranks": [
-            {"rank": o.rank, "median": round(o.median), "typical": round(o.typical),
-             "z": round(o.z, 2), "direction": "high" if o.z > 0 else "low", "steps": o.steps}
-            for o in outlier_ranks(matrix, limits)
-        ],  # fmt: skip
-        "outlier_steps": outlier_steps(matrix, limits),
-    }
-
-
-def _memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any]:
-    """One rank's memory series (at most MAX_SERIES_POINTS; longer runs as bucket means, the
-    peak as bucket maxima) with the trend, fragmentation and peak the findings use."""
-    limits = DEFAULT_THRESHOLDS
-    bucket = bucket_size(len(memory.steps), MAX_SERIES_POINTS)
-    fit = trend(memory, limits.memory_warmup_fraction, limits.memory_warmup_steps,
-                limits.leak_min_points)  # fmt: skip
-    skip = warmup_count(len(memory.steps), limits.memory_warmup_fraction,
-                        limits.memory_warmup_steps)  # fmt: skip
-    frag, top = fragmentation(memory, skip), peak(memory)
-    return {
-        "rank": memory.rank,
-        "device": memory.device,
-        "device_total": memory.device_total,
-        "reset_peak": memory.reset_peak,
-        "bucket": bucket,
-        "steps": firsts(memory.steps, bucket).tolist(),
-        "t_ns": firsts(t, bucket).tolist(),
-        **{
-            name: _nullable(bucketed(getattr(memory, name), bucket, how))
-            for name, how in (("allocated", "mean"), ("reserved", "mean"), ("peak", "max"),
-                              ("rss", "mean"))
-        },  # fmt: skip
-        "trend": None if fit is None else {
-            "series": fit.series, "slope": round(fit.slope), "low": round(fit.low),
-            "high": round(fit.high), "p_value": float(f"{fit.p_value:.3g}"),
-            "first_step": fit.first_step, "last_step": fit.last_step,
-            "start_level": round(fit.start_level), "end_level": round(fit.end_level),
-            "leak": leak,
-        },
-        "fragmentation": None if frag is None else {
-            "unused_fraction": round(frag.unused_fraction, 4), "unused": round(frag.unused_bytes),
-            "reserved": round(frag.reserved), "peak": round(frag.peak), "retries": frag.retries,
-        },
-        "max_peak": None if top is None else {
-            "bytes": round(top.bytes), "step": top.step, "share": top.share, "ooms": top.ooms,
-        },
-    }  # fmt: skip
-
-
-def _name_totals(events: pd.DataFrame) -> list[dict[str, Any]]:
-    """Calls and summed duration per event name (the operators and kernels views' `calls`
-    and `host_total_ns` / `total_ns`, without their other columns)."""
-    if events.empty:
-        return []
-    table = events.groupby("name", sort=False)["dur"].agg(["size", "sum"])
-    return [{"name": n, "calls": int(c), "total_ns": int(t)}
-            for n, c, t in zip(table.index, table["size"], table["sum"], strict=True)]  # fmt: skip
-
-
-def _ncu_json(table: pd.DataFrame, metrics: pd.DataFrame) -> dict[str, Any]:
-    """How the NCU kernels matched the trace's kernel names (analysis/ncu.py's rule)."""
-    matched = table[table["ncu_match"].isin(["exact", "name", "base name"])]
-    return {
-        "files": sorted(set(metrics["file"].tolist())),
-        "launches": len(metrics),
-        "matched_kernels": len(matched),
-        "unmatched": table.loc[table["ncu_match"] == "unmatched", "name"].tolist(),
-        "ambiguous": table.loc[table["ncu_match"] == "ambiguous", "name"].tolist(),
-    }
-
-
 def _python_warnings(run: Run, warnings: list[str]) -> list[str]:
     """The run's warnings about its cProfile/pstats files (unreadable, refused, in progress)."""
     names = [os.path.basename(f.path) for f in run.imported
              if f.kind is FileKind.PSTATS or is_python_profile_name(f.path)]  # fmt: skip
     return [w for w in warnings if any(name in w for name in names)]
-
-
-def _python_rows(table: pd.DataFrame) -> list[dict[str, Any]]:
-    """The python route's rows: times in integer ns (per-call means rounded), shares to six
-    decimals, null where a function has no calls to divide by."""
-    out = []
-    for row in table.itertuples(index=False):
-        out.append({
-            "function": row.function, "filename": row.filename, "line": int(row.line),
-            "name": row.name, "builtin": bool(row.builtin), "calls": int(row.calls),
-            "primitive_calls": int(row.primitive_calls), "self_ns": int(row.self_ns),
-            "cumulative_ns": int(row.cumulative_ns),
-            "self_per_call_ns": None if pd.isna(row.self_per_call_ns)
-            else round(row.self_per_call_ns),
-            "cumulative_per_call_ns": None if pd.isna(row.cumulative_per_call_ns)
-            else round(row.cumulative_per_call_ns),
-            "self_share": None if pd.isna(row.self_share) else round(row.self_share, 6),
-            "cumulative_share": None if pd.isna(row.cumulative_share)
-            else round(row.cumulative_share, 6),
-            "profiles": int(row.profiles),
-        })  # fmt: skip
-    return out
 
 
 def _top_span_means(spans: pd.DataFrame) -> dict[str, float]:
@@ -1307,59 +1177,6 @@ def _snapshots_json(run: Run, selected: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def _system_json(
-    rank: int,
-    system: pd.DataFrame,
-    gpus: pd.DataFrame,
-    steps: pd.DataFrame,
-    meta: Any,
-    to_rank0: Callable[[np.ndarray], np.ndarray],
-    origin: int,
-) -> dict[str, Any]:
-    """One rank's GpuTracker samples on rank 0's clock relative to `origin` (at most
-    MAX_SERIES_POINTS per series, bucket means beyond), and its step starts."""
-    settings = meta.system if meta is not None else None
-    names = {g.index: g.name for g in settings.gpus} if settings else {}
-    system = system.sort_values("t", kind="stable")
-    t = to_rank0(system["t"].to_numpy(np.int64)) - origin
-    bucket = bucket_size(len(t), MAX_SERIES_POINTS)
-    devices = []
-    for index in sorted(gpus["index"].unique().tolist()):
-        rows = gpus[gpus["index"] == index].sort_values("t", kind="stable")
-        every = bucket_size(len(rows), MAX_SERIES_POINTS)
-        values = {  # bytes as integers, the rest to 3 decimals
-            name: _nullable(bucketed(rows[name].to_numpy(np.float64), every), digits)
-            for name, digits in (("util", 3), ("mem_util", 3), ("mem_used", None),
-                                 ("mem_total", None), ("power_w", 3), ("sm_clock_mhz", 3),
-                                 ("temp_c", 3), ("pcie_tx", None), ("pcie_rx", None))
-        }  # fmt: skip
-        gpu_t = to_rank0(rows["t"].to_numpy(np.int64)) - origin
-        devices.append({"index": int(index), "name": names.get(index), "bucket": every,
-                        "t_ns": firsts(gpu_t, every).tolist(), **values})  # fmt: skip
-    steps = steps.sort_values("step", kind="stable")
-    stride = bucket_size(len(steps), MAX_STEP_MARKS)
-    starts = to_rank0(steps["t0"].to_numpy(np.int64)) - origin
-    reason = settings.gpu_reason if settings is not None else None
-    if not devices and reason is None:
-        reason = "GpuTracker recorded no GPU" if settings else "no GpuTracker metadata"
-    return {
-        "rank": rank,
-        "interval_s": settings.interval_s if settings else None,
-        "gpu_backend": settings.gpu_backend if settings else None,
-        "gpu_reason": None if devices else reason,
-        "bucket": bucket,
-        "t_ns": firsts(t, bucket).tolist(),
-        "cpu_pct": _nullable(bucketed(system["cpu_pct"].to_numpy(np.float64), bucket), 2),
-        "rss": _nullable(bucketed(system["rss"].to_numpy(np.float64), bucket)),
-        "devices": devices,
-        "steps": {
-            "step": firsts(steps["step"].to_numpy(np.int64), stride).tolist(),
-            "start_ns": firsts(starts, stride).tolist(),
-            "every": stride,
-        },  # fmt: skip
-    }
-
-
 def _phases(data: ModuleData) -> list[str]:
     """The phases the data has: forward, and backward with its total where recorded."""
     if data.calls.empty:
@@ -1389,77 +1206,6 @@ def _rank_compute(tables: RunTables) -> dict[int, dict[str, Any]]:
             "compile": rank_compile_summary(tables.compile[tables.compile["rank"] == rank], frames),
         }
     return out
-
-
-def _summary_json(
-    run: Run,
-    tables: RunTables,
-    all_ranks: list[int],
-    selected: int | None,
-    rank_compute: dict[int, dict[str, Any]],
-) -> dict[str, Any]:
-    now = now_ns()
-    ranks = []
-    for rank in all_ranks:
-        writers = [w for w in run.writers if w.rank == rank]
-        meta = next((w.meta for w in writers if w.meta is not None), None)
-        steps = tables.steps[tables.steps["rank"] == rank]
-        ranks.append(
-            {
-                "rank": rank,
-                "host": meta.host if meta else None,
-                "pid": meta.pid if meta else None,
-                "world_size": meta.world_size if meta else None,
-                "status": run.status(now, rank),
-                "steps": len(steps),
-                "step_time_ns": step_time_stats(steps),
-                **rank_compute.get(rank, {"compute": None, "compile": None}),
-            }
-        )
-    steps = tables.steps if selected is None else tables.steps[tables.steps["rank"] == selected]
-    spans = tables.spans if selected is None else tables.spans[tables.spans["rank"] == selected]
-    series = []
-    for rank in sorted(steps["rank"].unique()):
-        numbers, durations, bucket = step_series(steps[steps["rank"] == rank], MAX_SERIES_POINTS)
-        series.append({"rank": int(rank), "steps": numbers, "time_ns": durations, "bucket": bucket})
-    step_total = int((steps["t1"] - steps["t0"]).sum()) if not steps.empty else 0
-    table = span_table(spans)
-    rows = []
-    for row in table.head(MAX_SPAN_ROWS).itertuples(index=False):
-        rows.append(
-            {
-                "name": row.name,
-                "calls": int(row.calls),
-                "total_ns": int(row.total_ns),
-                "self_ns": int(row.self_ns),
-                "mean_ns": int(row.mean_ns),
-                "p50_ns": int(row.p50_ns),
-                "p95_ns": int(row.p95_ns),
-                "pct_of_step": percent(row.total_ns, step_total),
-                "gpu_total_ns": None if pd.isna(row.gpu_total_ns) else int(row.gpu_total_ns),
-            }
-        )
-    step_numbers = steps["step"]
-    warnings = list(tables.warnings)
-    if run.traces and not run.writers:
-        warnings.append(
-            f"this run holds {len(run.traces)} torch.profiler trace file(s) and no collector "
-            "files; the Overview shows collector data only"
-        )
-    return {
-        "run": run.name,
-        "rank": selected,
-        "ranks": ranks,
-        "steps": {
-            "count": int(step_numbers.nunique()),
-            "first": int(step_numbers.min()) if len(step_numbers) else None,
-            "last": int(step_numbers.max()) if len(step_numbers) else None,
-        },
-        "step_series": series,
-        "spans": rows,
-        "spans_truncated": len(table) > MAX_SPAN_ROWS,
-        "warnings": warnings,
-    }
 
 
 __all__ = ["Progress", "RunService", "RunTables", "TbPerfError"]
