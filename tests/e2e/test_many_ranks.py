@@ -1,7 +1,8 @@
 """Many-rank views in the real TensorBoard UI: a 256-rank run recorded by the collectors
 (tests/plugin/many_ranks_run.py) opens with the rank × step heatmap instead of a row per rank,
 lists the planted straggler as an outlier rank, and two picked ranks open the Timeline with
-lanes (and tile requests) for those two ranks only."""
+lanes (and tile requests) for those two ranks only. A finding about one of many ranks adds
+that rank's lanes."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from tests.plugin.many_ranks_run import STRAGGLER, WORLD_SIZE, many_rank_logdir
+from tests.plugin.many_ranks_run import (
+    SLOW_RANK,
+    SLOW_RANK_STEP,
+    STRAGGLER,
+    WORLD_SIZE,
+    independent_logdir,
+    many_rank_logdir,
+)
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 pytest.importorskip("torch", reason="the collectors' run needs torch")
@@ -92,3 +100,28 @@ def test_timeline_of_many_ranks_starts_with_the_outliers(page: Page, tensorboard
     shown = [int(rank) for rank in (canvas.get_attribute("data-ranks") or "").split(",")]
     assert STRAGGLER in shown, shown
     expect(plugin.get_by_test_id("timeline-rank-toggle")).to_have_count(len(shown))
+
+
+@pytest.mark.parametrize("tensorboard_server", [independent_logdir], indirect=True)
+def test_a_finding_about_one_of_many_ranks_adds_its_lanes(page: Page, tensorboard_server):
+    """20 ranks: the Timeline starts with a few lanes; a finding's link about another rank adds
+    that rank's lanes and frames its step."""
+    page.goto(f"{tensorboard_server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("tab-timeline").click()
+    canvas = plugin.get_by_test_id("timeline-canvas")
+    expect(canvas).to_have_attribute("data-ranks", "0,1,2,3", timeout=60_000)
+    plugin.get_by_test_id("tab-overview").click()
+    finding = plugin.locator(f'[data-testid=finding][data-key="step_outlier:rank{SLOW_RANK}"]')
+    finding.get_by_test_id("finding-link").click()
+    expect(canvas).to_have_attribute("data-ranks", f"0,1,2,3,{SLOW_RANK}")
+    meta = tensorboard_server.get_json("timeline/meta?run=independent")
+    extent = next(s for s in meta["steps"] if s["step"] == SLOW_RANK_STEP)
+    frame = page.frame(url=lambda url: "plugin_entry.html" in url)
+    assert frame is not None
+    frame.wait_for_function(
+        """s => { const c = document.querySelector('[data-testid=timeline-canvas]');
+                  if (!c) return false;
+                  return Number(c.dataset.start) <= s.start && Number(c.dataset.end) >= s.end; }""",
+        arg={"start": extent["start"], "end": extent["end"]},
+    )

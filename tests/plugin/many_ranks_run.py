@@ -3,6 +3,9 @@ with its own RunWriter and MyTimer, a small torch step, and a `threading.Barrier
 collective every rank waits in (an `all_reduce` span), so ranks wait for the slowest as under
 DDP. Timer files only (no traces), to keep ingest fast.
 
+`write_independent_run`: ranks that never wait for each other (inference replicas, say), one of
+them slow in one step, so that a finding is about that rank alone.
+
 Planted: `STRAGGLER` works `STRAGGLER_DELAY_S` longer every step (×4 in `STRAGGLER_WORST`), so
 the others wait for it there; every rank is slow in `SLOW_STEP` (a checkpoint, say); ranks
 differ by a small per-rank skew.
@@ -25,6 +28,10 @@ SLOW_STEP = 16
 SLOW_STEP_DELAY_S = 0.3
 SKEW_S = 0.0002  # rank r sleeps (r % 8) x this more per step
 BARRIER_TIMEOUT_S = 60
+INDEPENDENT_WORLD_SIZE = 20
+INDEPENDENT_STEPS = 12
+INDEPENDENT_STEP_S = 0.03
+SLOW_RANK, SLOW_RANK_STEP, SLOW_RANK_DELAY_S = 7, 8, 0.4
 
 
 def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int = STEPS) -> None:
@@ -66,6 +73,36 @@ def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int 
         writer.close()
     if failures:
         raise failures[0]
+
+
+def write_independent_run(run_dir: Path) -> None:
+    writers = [RunWriter(run_dir, rank=r, world_size=INDEPENDENT_WORLD_SIZE)
+               for r in range(INDEPENDENT_WORLD_SIZE)]  # fmt: skip
+    timers = [MyTimer(w, gpu=False) for w in writers]
+
+    def rank_loop(rank: int) -> None:
+        for step in range(INDEPENDENT_STEPS):
+            timers[rank].set_step(step)
+            with timers[rank].range("forward"):
+                slow = rank == SLOW_RANK and step == SLOW_RANK_STEP
+                time.sleep(INDEPENDENT_STEP_S + (SLOW_RANK_DELAY_S if slow else 0))
+        timers[rank].step()
+
+    threads = [threading.Thread(target=rank_loop, args=(r,)) for r in range(INDEPENDENT_WORLD_SIZE)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for timer, writer in zip(timers, writers, strict=True):
+        timer.close()
+        writer.close()
+
+
+def independent_logdir(tmp_path_factory) -> Path:
+    """A logdir holding the run `independent` (`write_independent_run`)."""
+    logdir = tmp_path_factory.mktemp("independent")
+    write_independent_run(logdir / "independent")
+    return logdir
 
 
 _made: dict[int, Path] = {}

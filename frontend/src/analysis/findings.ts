@@ -50,6 +50,7 @@ function findingItem(
       class: `finding severity-${finding.severity}`,
       "data-testid": "finding",
       "data-kind": finding.kind,
+      "data-key": finding.key,
       "data-severity": finding.severity,
     },
     h(

@@ -30,7 +30,9 @@ export const timelineDashboard: Dashboard = {
       .split(",")
       .filter((text) => text.trim() !== "")
       .map(Number);
+    const rank = Number(params["rank"]);
     if (ranks.length > 0 && ranks.every(Number.isInteger)) current.showRanks(ranks);
+    else if (params["rank"] != null && Number.isInteger(rank)) current.revealRank(rank);
     const step = Number(params["step"]);
     if (params["step"] != null && Number.isInteger(step)) current.showStep(step);
     return current.element;

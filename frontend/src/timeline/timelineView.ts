@@ -196,6 +196,19 @@ export class TimelineView {
     if (shown.length > 0) this.setEnabledRanks(new Set(shown));
   }
 
+  /** Make sure a rank's lanes are shown: added to the ranks shown (a link about one rank of
+   * many) and expanded (a search match or flow end may be in a collapsed one). */
+  revealRank(rank: number): void {
+    if (!this.meta?.ranks.some((r) => r.rank === rank)) return;
+    const expanded = this.collapsedRanks.delete(rank);
+    if (this.enabledRanks !== null && !this.enabledRanks.has(rank)) {
+      this.setEnabledRanks(new Set([...this.enabledRanks, rank]));
+    } else if (expanded) {
+      this.relayout();
+      this.requestTiles(false);
+    }
+  }
+
   dispose(): void {
     this.tiles.cancel();
     this.selectionRequest.abort();
@@ -389,13 +402,6 @@ export class TimelineView {
       if (lane) return lane.label;
     }
     return id;
-  }
-
-  /** Make sure a rank's lanes are shown (a search match or flow end may be in a collapsed one). */
-  private revealRank(rank: number): void {
-    if (!this.collapsedRanks.delete(rank)) return;
-    this.relayout();
-    this.requestTiles(false);
   }
 
   private showMatch(match: SearchMatch): void {
