@@ -1,5 +1,6 @@
 """Every findings rule, in one list: the step, trace and memory rules of `findings`, and the
-rules that live next to the data they read (`compute`, `python_profile`)."""
+rules that live next to the data they read (`compute`, `python_profile`), and how their
+findings are merged across ranks."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ RULES = (
 MAX_RANKS_APART = 4
 MAX_STEPS_LISTED = 50
 TIMELINE_LANES = 4
-_RANK_SCOPE = re.compile(r"^(?P<subject>.*)rank(?P<rank>\d+)$")
+_RANK_SCOPE = re.compile(r"^(?P<subject>.*)rank\d+$")
 
 
 def find_all(inputs: AnalysisInputs, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> list[Finding]:
