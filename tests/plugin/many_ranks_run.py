@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from collectors import MyTimer, RunWriter
@@ -34,16 +35,39 @@ INDEPENDENT_STEP_S = 0.03
 SLOW_RANK, SLOW_RANK_STEP, SLOW_RANK_DELAY_S = 7, 8, 0.4
 
 
-def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int = STEPS) -> None:
-    import torch
-
-    barrier = threading.Barrier(world_size, timeout=BARRIER_TIMEOUT_S)
+def _record_ranks(
+    run_dir: Path, world_size: int, rank_loop: Callable[[int, MyTimer], None]
+) -> None:
+    """Run `rank_loop(rank, timer)` in one thread per rank, each rank with its own RunWriter and
+    MyTimer, then close them; the first exception of a rank is raised here."""
     writers = [RunWriter(run_dir, rank=r, world_size=world_size) for r in range(world_size)]
     timers = [MyTimer(w, gpu=False) for w in writers]
     failures: list[BaseException] = []
 
-    def rank_loop(rank: int) -> None:
-        timer = timers[rank]
+    def guarded(rank: int) -> None:
+        try:
+            rank_loop(rank, timers[rank])
+        except BaseException as exc:  # reported by the caller, not lost in the thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=guarded, args=(r,)) for r in range(world_size)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for timer, writer in zip(timers, writers, strict=True):
+        timer.close()
+        writer.close()
+    if failures:
+        raise failures[0]
+
+
+def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int = STEPS) -> None:
+    import torch
+
+    barrier = threading.Barrier(world_size, timeout=BARRIER_TIMEOUT_S)
+
+    def rank_loop(rank: int, timer: MyTimer) -> None:
         weight, batch = torch.randn(16, 16), torch.randn(8, 16)
         try:
             for step in range(steps):
@@ -59,43 +83,23 @@ def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int 
                 with timer.range("all_reduce"):
                     barrier.wait()
             timer.step()
-        except BaseException as exc:  # reported by the caller, not lost in the thread
-            failures.append(exc)
-            barrier.abort()
+        except BaseException:
+            barrier.abort()  # the other ranks stop waiting for this one
+            raise
 
-    threads = [threading.Thread(target=rank_loop, args=(r,)) for r in range(world_size)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    for timer, writer in zip(timers, writers, strict=True):
-        timer.close()
-        writer.close()
-    if failures:
-        raise failures[0]
+    _record_ranks(run_dir, world_size, rank_loop)
 
 
 def write_independent_run(run_dir: Path) -> None:
-    writers = [RunWriter(run_dir, rank=r, world_size=INDEPENDENT_WORLD_SIZE)
-               for r in range(INDEPENDENT_WORLD_SIZE)]  # fmt: skip
-    timers = [MyTimer(w, gpu=False) for w in writers]
-
-    def rank_loop(rank: int) -> None:
+    def rank_loop(rank: int, timer: MyTimer) -> None:
         for step in range(INDEPENDENT_STEPS):
-            timers[rank].set_step(step)
-            with timers[rank].range("forward"):
+            timer.set_step(step)
+            with timer.range("forward"):
                 slow = rank == SLOW_RANK and step == SLOW_RANK_STEP
                 time.sleep(INDEPENDENT_STEP_S + (SLOW_RANK_DELAY_S if slow else 0))
-        timers[rank].step()
+        timer.step()
 
-    threads = [threading.Thread(target=rank_loop, args=(r,)) for r in range(INDEPENDENT_WORLD_SIZE)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    for timer, writer in zip(timers, writers, strict=True):
-        timer.close()
-        writer.close()
+    _record_ranks(run_dir, INDEPENDENT_WORLD_SIZE, rank_loop)
 
 
 def independent_logdir(tmp_path_factory) -> Path:
