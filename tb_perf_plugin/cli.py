@@ -9,11 +9,12 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .analysis.diff import compare as diff_runs
 from .analysis.findings import memory_text
+from .analysis.rules import MAX_RANKS_APART
 from .discovery import Run
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import KINDS, check_kind
@@ -36,6 +37,8 @@ from .service import DEFAULT_MAX_FILE_BYTES, Progress, RunService
 from .timeline import Timeline
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
+MAX_RANK_ROWS = 16  # more ranks: text and Markdown reports list the telling ones (as the heatmap)
+HIGHEST_SHOWN, LOWEST_SHOWN = 5, 3
 
 
 def _resolve(run: str, logdir: str | None, executor: str | None = None) -> tuple[RunService, str]:
@@ -81,10 +84,38 @@ def _summary_rows(summary: dict[str, Any], limit: int) -> tuple[list[str], list[
     return header, rows
 
 
-def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+def _telling_ranks(
+    items: list[dict[str, Any]], value: Callable[[dict[str, Any]], float | None],
+    named: set[int], order: str,
+) -> tuple[list[dict[str, Any]], str | None]:
+    """`items` (one per rank) or, past MAX_RANK_ROWS of them, the HIGHEST_SHOWN and LOWEST_SHOWN
+    by `value` and the ranks in `named`, in rank order, with a line saying which were kept."""
+    if len(items) <= MAX_RANK_ROWS:
+        return items, None
+    ordered = sorted((i for i in items if value(i) is not None), key=value)  # type: ignore[arg-type]
+    keep = {i["rank"] for i in ordered[-HIGHEST_SHOWN:] + ordered[:LOWEST_SHOWN]} | named
+    shown = [i for i in items if i["rank"] in keep]
+    return shown, (
+        f"{len(shown)} of {len(items)} ranks: the {HIGHEST_SHOWN} highest and {LOWEST_SHOWN} "
+        f"lowest by {order}{', and those the findings name' if named else ''}; --rank R for "
+        "one rank, --format json for all"
+    )
+
+
+def _named_ranks(findings: list[dict[str, Any]]) -> set[int]:
+    """Ranks that findings about a few ranks name (not those of a finding collapsed across
+    many ranks)."""
+    return {r for f in findings if len(f["ranks"]) <= MAX_RANKS_APART for r in f["ranks"]}
+
+
+def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str | None]:
     header = ["rank", "host", "status", "steps", "mean ms", "p50 ms", "p95 ms", "max ms"]
+    ranks, note = _telling_ranks(
+        summary["ranks"], lambda r: (r["step_time_ns"] or {}).get("mean"),
+        _named_ranks(summary["findings"]), "mean step time",
+    )  # fmt: skip
     rows = []
-    for r in summary["ranks"]:
+    for r in ranks:
         stats = r["step_time_ns"] or {}
         rows.append(
             [
@@ -98,7 +129,12 @@ def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
                 _ms(stats.get("max")),
             ]
         )
-    return header, rows
+    return header, rows, note
+
+
+def _rank_table(summary: dict[str, Any], table: Callable[..., str]) -> str:
+    header, rows, note = _rank_rows(summary)
+    return table(header, rows) + (f"\n({note})" if note else "")
 
 
 def _text_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
@@ -225,10 +261,15 @@ def _memory_line(rank: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def _memory_text(memory: list[dict[str, Any]], fmt: str) -> str:
+def _memory_text(memory: list[dict[str, Any]], findings: list[dict[str, Any]], fmt: str) -> str:
     heading = "## Memory" if fmt == "md" else "memory:"
     bullet = "-" if fmt == "md" else "*"
-    return "\n".join([heading, *(f"{bullet} {_memory_line(rank)}" for rank in memory)])
+    shown, note = _telling_ranks(
+        memory, lambda r: r["max_peak"]["bytes"] if r["max_peak"] else r["rss_last"],
+        _named_ranks(findings), "peak allocation (last RSS without CUDA)",
+    )  # fmt: skip
+    lines = [f"{bullet} {_memory_line(rank)}" for rank in shown]
+    return "\n".join([heading, *lines, *([f"({note})"] if note else [])])
 
 
 def memory_summary(memory: dict[str, Any]) -> list[dict[str, Any]]:
@@ -262,11 +303,11 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
         f"{len(summary['ranks'])} rank(s), {steps['count']} step(s)"
         + ("" if steps["first"] is None else f" ({steps['first']}..{steps['last']})"),
         _findings_text(summary["findings"], fmt),
-        table(*_rank_rows(summary)),
+        _rank_table(summary, table),
         table(*_summary_rows(summary, limit)),
     ]
     if summary["memory"]:
-        parts.append(_memory_text(summary["memory"], fmt))
+        parts.append(_memory_text(summary["memory"], summary["findings"], fmt))
     if summary["modules"] is not None:
         parts.append(_modules_text(summary["modules"], fmt, limit))
     if summary.get("imported"):

@@ -4,6 +4,8 @@ step (tests/plugin/many_ranks_run.py), and over small hand-made tables."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -27,6 +29,7 @@ from tb_perf_plugin.analysis.ranks import (
     step_time_matrix,
 )
 from tb_perf_plugin.analysis.rules import collapse_across_ranks
+from tb_perf_plugin.cli import main
 from tb_perf_plugin.service import RunService
 from tests.plugin.many_ranks_run import (
     SLOW_STEP,
@@ -111,6 +114,21 @@ def test_findings_shared_by_every_rank_are_one_finding(client):
     lanes = outlier["view"]["params"]["ranks"].split(",")
     assert len(lanes) == 4 and lanes[0] == str(outlier["view"]["params"]["rank"])
     assert [f["ranks"] for f in found if f["kind"] == "straggler"] == [[STRAGGLER]]
+
+
+def test_analyze_lists_the_telling_ranks_of_many(logdir, capsys):
+    """The CLI report of 256 ranks: the slowest and fastest ranks and the straggler, not 256
+    rows; JSON keeps every rank."""
+    assert main(["analyze", RUN, "--logdir", str(logdir), "--format", "json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert len(summary["ranks"]) == WORLD_SIZE
+    by_mean = sorted(summary["ranks"], key=lambda r: r["step_time_ns"]["mean"])
+    assert main(["analyze", RUN, "--logdir", str(logdir)]) == 0
+    table = capsys.readouterr().out.split("rank  host")[1].split("\n\n")[0].splitlines()[1:]
+    shown = [int(line.split()[0]) for line in table[:-1]]
+    assert {by_mean[-1]["rank"], by_mean[0]["rank"], STRAGGLER} <= set(shown)
+    assert len(shown) <= 9 and shown == sorted(shown)
+    assert table[-1].startswith(f"({len(shown)} of {WORLD_SIZE} ranks: the 5 highest")
 
 
 def _finding(rank: int, severity: str = "warning", subject: str = "", kind: str = "k") -> Finding:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from tb_perf_plugin.cli import main
+from tb_perf_plugin.cli import _memory_text, main
 from tests.plugin.test_memory_routes import memory_logdir  # noqa: F401 (fixture)
 
 
@@ -41,3 +41,21 @@ def test_analyze_without_memory_records(training_logdir, capsys):
     assert "memory:" not in capsys.readouterr().out
     assert main(["analyze", str(training_logdir / "exp" / "a"), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["memory"] == []
+
+
+def test_memory_of_many_ranks_lists_the_highest_lowest_and_named():
+    """Past 16 ranks one line per rank would bury the report: the highest and lowest peaks
+    (the last RSS where there is no CUDA) and the ranks a finding names."""
+    memory = [
+        {"rank": r, "device": "cpu", "max_peak": None, "rss_first": 10**8, "rss_last": 10**8 + r,
+         "trend": None, "fragmentation": None}
+        for r in range(40)
+    ]  # fmt: skip
+    leak = {"kind": "memory_leak", "ranks": [20]}
+    collapsed = {"kind": "variability", "ranks": list(range(30))}
+    text = _memory_text(memory, [leak, collapsed], "text")
+    shown = [int(line.split()[2]) for line in text.splitlines() if line.startswith("* rank")]
+    assert shown == [0, 1, 2, 20, 35, 36, 37, 38, 39]
+    assert text.splitlines()[-1].startswith("(9 of 40 ranks: the 5 highest and 3 lowest")
+    few = _memory_text(memory[:16], [], "text")
+    assert len(few.splitlines()) == 17 and "ranks:" not in few
