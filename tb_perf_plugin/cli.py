@@ -84,7 +84,7 @@ def _summary_rows(summary: dict[str, Any], limit: int) -> tuple[list[str], list[
     return header, rows
 
 
-def _telling_ranks(
+def telling_ranks(
     items: list[dict[str, Any]], value: Callable[[dict[str, Any]], float | None],
     named: set[int], order: str,
 ) -> tuple[list[dict[str, Any]], str | None]:
@@ -102,7 +102,7 @@ def _telling_ranks(
     )
 
 
-def _named_ranks(findings: list[dict[str, Any]]) -> set[int]:
+def named_ranks(findings: list[dict[str, Any]]) -> set[int]:
     """Ranks that findings about a few ranks name (not those of a finding collapsed across
     many ranks)."""
     return {r for f in findings if len(f["ranks"]) <= MAX_RANKS_APART for r in f["ranks"]}
@@ -110,9 +110,9 @@ def _named_ranks(findings: list[dict[str, Any]]) -> set[int]:
 
 def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str | None]:
     header = ["rank", "host", "status", "steps", "mean ms", "p50 ms", "p95 ms", "max ms"]
-    ranks, note = _telling_ranks(
+    ranks, note = telling_ranks(
         summary["ranks"], lambda r: (r["step_time_ns"] or {}).get("mean"),
-        _named_ranks(summary["findings"]), "mean step time",
+        named_ranks(summary["findings"]), "mean step time",
     )  # fmt: skip
     rows = []
     for r in ranks:
@@ -261,13 +261,18 @@ def _memory_line(rank: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+MEMORY_ORDER = "peak allocation (last RSS without CUDA)"
+
+
+def memory_order(rank: dict[str, Any]) -> float | None:
+    """What ranks' memory lines are ordered by (`memory_summary` rows): MEMORY_ORDER."""
+    return rank["max_peak"]["bytes"] if rank["max_peak"] else rank["rss_last"]
+
+
 def _memory_text(memory: list[dict[str, Any]], findings: list[dict[str, Any]], fmt: str) -> str:
     heading = "## Memory" if fmt == "md" else "memory:"
     bullet = "-" if fmt == "md" else "*"
-    shown, note = _telling_ranks(
-        memory, lambda r: r["max_peak"]["bytes"] if r["max_peak"] else r["rss_last"],
-        _named_ranks(findings), "peak allocation (last RSS without CUDA)",
-    )  # fmt: skip
+    shown, note = telling_ranks(memory, memory_order, named_ranks(findings), MEMORY_ORDER)
     lines = [f"{bullet} {_memory_line(rank)}" for rank in shown]
     return "\n".join([heading, *lines, *([f"({note})"] if note else [])])
 

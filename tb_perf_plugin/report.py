@@ -14,7 +14,15 @@ import os
 from typing import Any
 
 from .analysis.findings import memory_text
-from .cli import _memory_line, _module_rows, memory_summary
+from .cli import (
+    MEMORY_ORDER,
+    _memory_line,
+    _module_rows,
+    memory_order,
+    memory_summary,
+    named_ranks,
+    telling_ranks,
+)
 from .service import RunService
 
 TOP_ROWS = 20  # operators, kernels, spans and modules shown
@@ -65,11 +73,14 @@ def gather(
     findings = service.findings(name, wait_s=None)["findings"]
     if selected is not None:
         findings = [f for f in findings if not f["ranks"] or selected in f["ranks"]]
-    per_rank = [r["rank"] for r in summary["ranks"] if selected in (None, r["rank"])]
+    ranks = [r for r in summary["ranks"] if selected in (None, r["rank"])]
+    shown, note = telling_ranks(ranks, _mean_step, named_ranks(findings), "mean step time")
     return {
         "title": title or summary["run"],
         "summary": summary,
-        "rank_summaries": [service.summary(name, str(r), wait_s=None) for r in per_rank],
+        # the ranks charted one by one (past 16: the telling ones, `ranks_note` says which)
+        "rank_summaries": [service.summary(name, str(r["rank"]), wait_s=None) for r in shown],
+        "ranks_note": note,
         "findings": findings,
         "breakdown": service.breakdown(name, rank, wait_s=None),
         "operators": service.operators(name, rank, limit=str(TOP_ROWS), wait_s=None),
@@ -78,6 +89,10 @@ def gather(
         "memory": service.memory(name, rank, wait_s=None),
         "gpu": service.gpu(name, rank, wait_s=None),
     }
+
+
+def _mean_step(rank: dict[str, Any]) -> float | None:
+    return (rank["step_time_ns"] or {}).get("mean")
 
 
 def _e(value: Any) -> str:
@@ -208,8 +223,9 @@ def _breakdown_html(report: dict[str, Any]) -> str:
     breakdown = report["breakdown"]
     if breakdown["ranks"]:
         categories = breakdown["categories"]
-        out = [_legend(categories)]
-        for rank in breakdown["ranks"]:
+        out = [_charted_note(report), _legend(categories)]
+        charted = {summary["rank"] for summary in report["rank_summaries"]}
+        for rank in (r for r in breakdown["ranks"] if r["rank"] in charted):
             steps = rank["steps"][:MAX_BARS]
             bars = [
                 (str(s["step"] if s["step"] is not None else "-"),
@@ -238,12 +254,17 @@ def _breakdown_html(report: dict[str, Any]) -> str:
         bars.append((f"rank {summary['rank']}", values))
     return (
         '<p class="muted">No torch.profiler traces: the mean step per rank, split by MyTimer '
-        "spans' self time.</p>" + _legend(names) + stacked_bars_svg(bars, names, unit_ns=True)
-    )
+        "spans' self time.</p>" + _charted_note(report) + _legend(names)
+        + stacked_bars_svg(bars, names, unit_ns=True)
+    )  # fmt: skip
 
 
-def _steps_html(summary: dict[str, Any]) -> str:
-    series = [(f"rank {s['rank']}", s["steps"], s["time_ns"]) for s in summary["step_series"]]
+def _steps_html(report: dict[str, Any]) -> str:
+    """The step-time chart of the charted ranks, and a table of every rank."""
+    summary = report["summary"]
+    charted = {rank_summary["rank"] for rank_summary in report["rank_summaries"]}
+    series = [(f"rank {s['rank']}", s["steps"], s["time_ns"]) for s in summary["step_series"]
+              if s["rank"] in charted]  # fmt: skip
     rows = []
     for r in summary["ranks"]:
         stats = r["step_time_ns"] or {}
@@ -253,9 +274,17 @@ def _steps_html(summary: dict[str, Any]) -> str:
             *(_cell(_ms(stats.get(k)), stats.get(k)) for k in ("mean", "p50", "p95", "max")),
         ])  # fmt: skip
     header = ["rank", "host", "status", "steps", "mean ms", "p50 ms", "p95 ms", "max ms"]
+    legend = _legend([label for label, _, _ in series])
     return (
-        _legend([label for label, _, _ in series]) + line_chart_svg(series) + _table(header, rows)
-    )
+        _charted_note(report, "; the table has every rank") + legend + line_chart_svg(series)
+        + _table(header, rows)
+    )  # fmt: skip
+
+
+def _charted_note(report: dict[str, Any], more: str = "") -> str:
+    """Which ranks a chart shows, when it does not show them all."""
+    note = report["ranks_note"]
+    return f'<p class="muted">Charted: {_e(note.split(";")[0])}{more}.</p>' if note else ""
 
 
 def _spans_html(summary: dict[str, Any]) -> str:
@@ -318,11 +347,13 @@ def _modules_html(modules: dict[str, Any]) -> str:
     )
 
 
-def _memory_html(memory: dict[str, Any]) -> str:
+def _memory_html(memory: dict[str, Any], findings: list[dict[str, Any]]) -> str:
     ranks = memory_summary(memory)
     if not ranks:
         return '<p class="muted">No MemorySampler records.</p>'
-    return "<ul>" + "".join(f"<li>{_e(_memory_line(r))}</li>" for r in ranks) + "</ul>"
+    shown, note = telling_ranks(ranks, memory_order, named_ranks(findings), MEMORY_ORDER)
+    items = "".join(f"<li>{_e(_memory_line(r))}</li>" for r in shown)
+    return f"<ul>{items}</ul>" + (f'<p class="muted">{_e(note)}</p>' if note else "")
 
 
 def _gpu_html(gpu: dict[str, Any]) -> str:
@@ -466,12 +497,12 @@ def render(report: dict[str, Any]) -> str:
             else []
         ),
         ("Step-time breakdown", _breakdown_html(report)),
-        ("Step time per rank", _steps_html(summary)),
+        ("Step time per rank", _steps_html(report)),
         ("MyTimer spans", _spans_html(summary)),
         ("Top operators", _operators_html(report["operators"])),
         ("Top kernels", _kernels_html(report["kernels"])),
         ("Modules", _modules_html(report["modules"])),
-        ("Memory", _memory_html(report["memory"])),
+        ("Memory", _memory_html(report["memory"], report["findings"])),
         ("GPU", _gpu_html(report["gpu"])),
     ]
     warnings = "".join(f"<li>{_e(w)}</li>" for w in summary["warnings"])

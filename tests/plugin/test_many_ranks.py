@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tb_perf_plugin import report
 from tb_perf_plugin.analysis.breakdown import CATEGORIES, StepBreakdown
 from tb_perf_plugin.analysis.findings import (
     DEFAULT_THRESHOLDS,
@@ -129,6 +130,22 @@ def test_analyze_lists_the_telling_ranks_of_many(logdir, capsys):
     assert {by_mean[-1]["rank"], by_mean[0]["rank"], STRAGGLER} <= set(shown)
     assert len(shown) <= 9 and shown == sorted(shown)
     assert table[-1].startswith(f"({len(shown)} of {WORLD_SIZE} ranks: the 5 highest")
+
+
+def test_report_charts_the_telling_ranks_and_tables_them_all(logdir):
+    service = RunService(str(logdir), inline_wait_s=120)
+    try:
+        answers = report.gather(service, RUN)
+    finally:
+        service.close()
+    charted = [s["rank"] for s in answers["rank_summaries"]]
+    assert STRAGGLER in charted and len(charted) <= 9
+    page = report.render(answers)
+    assert page.count(f"Charted: {len(charted)} of {WORLD_SIZE} ranks") == 2  # both charts
+    legend = page.split("Step time per rank")[1].split("<svg")[0]
+    assert legend.count('class="swatch"') == len(charted)
+    table = page.split("Step time per rank")[1].split("</table>")[0]
+    assert table.count("<tr") == WORLD_SIZE + 1  # a header and every rank
 
 
 def _finding(rank: int, severity: str = "warning", subject: str = "", kind: str = "k") -> Finding:
