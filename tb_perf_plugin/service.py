@@ -885,7 +885,11 @@ class RunService:
         ]  # fmt: skip
         reason = None
         if not any(answer["devices"] for answer in answers):
-            reasons = [f"rank {a['rank']}: {a['gpu_reason']}" for a in answers if a["gpu_reason"]]
+            by_reason: dict[str, list[int]] = {}
+            for answer in answers:
+                if answer["gpu_reason"]:
+                    by_reason.setdefault(answer["gpu_reason"], []).append(answer["rank"])
+            reasons = [f"{_ranks_text(ranks)}: {why}" for why, ranks in by_reason.items()]
             reason = "; ".join(reasons) or (
                 "no GpuTracker records in this run (collectors.GpuTracker did not run)"
                 if not answers
@@ -1094,6 +1098,18 @@ def _python_warnings(run: Run, warnings: list[str]) -> list[str]:
     names = [os.path.basename(f.path) for f in run.imported
              if f.kind is FileKind.PSTATS or is_python_profile_name(f.path)]  # fmt: skip
     return [w for w in warnings if any(name in w for name in names)]
+
+
+def _ranks_text(ranks: list[int]) -> str:
+    """`rank 3`, or `ranks 0-3, 7`: sorted ranks with runs of consecutive ones as ranges."""
+    runs: list[list[int]] = []
+    for rank in sorted(ranks):
+        if runs and rank == runs[-1][-1] + 1:
+            runs[-1].append(rank)
+        else:
+            runs.append([rank])
+    parts = [str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs]
+    return ("rank " if len(ranks) == 1 else "ranks ") + ", ".join(parts)
 
 
 def _top_span_means(spans: pd.DataFrame) -> dict[str, float]:

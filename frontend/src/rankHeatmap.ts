@@ -62,6 +62,35 @@ export function fetchRankHeatmap(
   return getJson(`./rank_heatmap?${runQuery(run, { metric })}`, signal, onProgress);
 }
 
+/** Of many ranks, the highest and lowest a chart of all ranks draws. */
+const CHARTED_HIGHEST = 5;
+const CHARTED_LOWEST = 3;
+
+/**
+ * The ranks a chart of every rank draws: all of them up to MANY_RANKS, else the telling ones
+ * (the highest and lowest by `value`, and `named`), with a note saying so; hundreds of lines
+ * would hide each other.
+ */
+export function chartedRanks<T extends { rank: number }>(
+  items: readonly T[],
+  value: (item: T) => number | null,
+  order: string,
+  named: ReadonlySet<number> = new Set(),
+): { charted: T[]; note: HTMLElement | null } {
+  if (items.length <= MANY_RANKS) return { charted: [...items], note: null };
+  const ordered = items.filter((item) => value(item) !== null).sort((a, b) => (value(a) ?? 0) - (value(b) ?? 0));
+  const keep = new Set([...ordered.slice(-CHARTED_HIGHEST), ...ordered.slice(0, CHARTED_LOWEST)].map((i) => i.rank));
+  for (const rank of named) keep.add(rank);
+  const charted = items.filter((item) => keep.has(item.rank));
+  const also = named.size > 0 ? " and those a finding names" : "";
+  const note = h(
+    "p",
+    { class: "muted", "data-testid": "charted-ranks" },
+    `Charted: ${charted.length} of ${items.length} ranks, the ${CHARTED_HIGHEST} highest and ${CHARTED_LOWEST} lowest by ${order}${also}. Pick a rank in the toolbar to chart another.`,
+  );
+  return { charted, note };
+}
+
 /** Lanes a Timeline of many ranks starts with. */
 const STARTING_LANES = 4;
 

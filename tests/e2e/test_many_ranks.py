@@ -125,3 +125,29 @@ def test_a_finding_about_one_of_many_ranks_adds_its_lanes(page: Page, tensorboar
                   return Number(c.dataset.start) <= s.start && Number(c.dataset.end) >= s.end; }""",
         arg={"start": extent["start"], "end": extent["end"]},
     )
+
+
+def _charted(plugin, chart: str) -> set[int]:
+    labels = plugin.locator(f"[data-testid={chart}] [data-series]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.series)"
+    )
+    return {int(re.match(r"rank (\d+)", label).group(1)) for label in labels}
+
+
+@pytest.mark.parametrize("tensorboard_server", [independent_logdir], indirect=True)
+def test_memory_and_gpu_tabs_of_many_ranks_chart_the_telling_ones(page: Page, tensorboard_server):
+    """20 ranks, rank r allocating (r + 1) x 64 MiB: the Memory tab charts the 5 highest and 3
+    lowest peaks and lists every rank in its table; the GPU tab charts 8 ranks too."""
+    page.goto(f"{tensorboard_server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("tab-memory").click()
+    expect(plugin.get_by_test_id("memory-step-chart")).to_be_visible(timeout=60_000)
+    expect(plugin.get_by_test_id("charted-ranks")).to_contain_text("Charted: 8 of 20 ranks")
+    assert _charted(plugin, "memory-step-chart") == {0, 1, 2, 15, 16, 17, 18, 19}
+    assert _charted(plugin, "memory-time-chart") == {0, 1, 2, 15, 16, 17, 18, 19}
+    expect(plugin.get_by_test_id("memory-rank-row")).to_have_count(20)
+    plugin.get_by_test_id("tab-gpu").click()
+    expect(plugin.get_by_test_id("cpu-chart")).to_be_visible(timeout=60_000)
+    expect(plugin.get_by_test_id("charted-ranks")).to_contain_text("by mean CPU use")
+    assert len(_charted(plugin, "cpu-chart")) == 8
+    expect(plugin.get_by_test_id("gpu-reason")).to_contain_text("ranks 0-19: ")

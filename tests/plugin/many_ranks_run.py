@@ -4,7 +4,10 @@ collective every rank waits in (an `all_reduce` span), so ranks wait for the slo
 DDP. Timer files only (no traces), to keep ingest fast.
 
 `write_independent_run`: ranks that never wait for each other (inference replicas, say), one of
-them slow in one step, so that a finding is about that rank alone.
+them slow in one step, so that a finding is about that rank alone; each rank also runs a
+GpuTracker (the process side: this machine has no GPU) and a MemorySampler whose CUDA
+statistics come from `RankCudaStats` (rank r allocates r + 1 times 64 MiB), so the Memory and
+GPU tabs have many ranks to chart.
 
 Planted: `STRAGGLER` works `STRAGGLER_DELAY_S` longer every step (×4 in `STRAGGLER_WORST`), so
 the others wait for it there; every rank is slow in `SLOW_STEP` (a checkpoint, say); ranks
@@ -18,7 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from collectors import MyTimer, RunWriter
+from collectors import GpuTracker, MemorySampler, MyTimer, RunWriter
 
 WORLD_SIZE = 256
 STEPS = 20
@@ -90,14 +93,33 @@ def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int 
     _record_ranks(run_dir, world_size, rank_loop)
 
 
+class RankCudaStats:
+    """MemorySampler's CUDA statistics for one rank of `write_independent_run` (no GPU here):
+    a constant allocation of (rank + 1) x 64 MiB."""
+
+    device = "cuda:0"
+
+    def __init__(self, rank: int) -> None:
+        self.allocated = (rank + 1) << 26
+
+    def read(self) -> tuple[str, dict[str, int]]:
+        return self.device, {"allocated": self.allocated, "reserved": self.allocated + (32 << 20),
+                             "peak": self.allocated, "retries": 0, "ooms": 0}  # fmt: skip
+
+    def reset_peak(self) -> None:
+        pass
+
+
 def write_independent_run(run_dir: Path) -> None:
     def rank_loop(rank: int, timer: MyTimer) -> None:
-        for step in range(INDEPENDENT_STEPS):
-            timer.set_step(step)
-            with timer.range("forward"):
-                slow = rank == SLOW_RANK and step == SLOW_RANK_STEP
-                time.sleep(INDEPENDENT_STEP_S + (SLOW_RANK_DELAY_S if slow else 0))
-        timer.step()
+        tracker = GpuTracker(timer.writer, interval_s=0.1)
+        with tracker, MemorySampler(timer, source=RankCudaStats(rank)):
+            for step in range(INDEPENDENT_STEPS):
+                timer.set_step(step)
+                with timer.range("forward"):
+                    slow = rank == SLOW_RANK and step == SLOW_RANK_STEP
+                    time.sleep(INDEPENDENT_STEP_S + (SLOW_RANK_DELAY_S if slow else 0))
+            timer.step()
 
     _record_ranks(run_dir, INDEPENDENT_WORLD_SIZE, rank_loop)
 

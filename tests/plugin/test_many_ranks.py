@@ -33,10 +33,12 @@ from tb_perf_plugin.analysis.rules import collapse_across_ranks
 from tb_perf_plugin.cli import main
 from tb_perf_plugin.service import RunService
 from tests.plugin.many_ranks_run import (
+    INDEPENDENT_WORLD_SIZE,
     SLOW_STEP,
     STRAGGLER,
     STRAGGLER_WORST,
     WORLD_SIZE,
+    independent_logdir,
     many_rank_logdir,
 )
 
@@ -146,6 +148,16 @@ def test_report_charts_the_telling_ranks_and_tables_them_all(logdir):
     assert legend.count('class="swatch"') == len(charted)
     table = page.split("Step time per rank")[1].split("</table>")[0]
     assert table.count("<tr") == WORLD_SIZE + 1  # a header and every rank
+
+
+def test_gpu_reason_of_many_ranks_says_each_reason_once(tmp_path_factory):
+    from tests.plugin.conftest import PluginClient
+
+    client = PluginClient(independent_logdir(tmp_path_factory))
+    body = client.json("gpu", run="independent")
+    assert len(body["ranks"]) == INDEPENDENT_WORLD_SIZE
+    why = body["ranks"][0]["gpu_reason"]  # no GPU here: NVML's absence, in the collector's words
+    assert body["gpu_reason"] == f"ranks 0-{INDEPENDENT_WORLD_SIZE - 1}: {why}"
 
 
 def _finding(rank: int, severity: str = "warning", subject: str = "", kind: str = "k") -> Finding:

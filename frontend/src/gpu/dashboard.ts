@@ -6,6 +6,7 @@ import { lineChart, type LineSeries } from "../chart";
 import type { Dashboard } from "../dashboard";
 import { h } from "../dom";
 import { formatDuration, formatMemory, memoryTickFormat, numberTickFormat } from "../format";
+import { chartedRanks } from "../rankHeatmap";
 import { seriesColor } from "../theme";
 import { fetchGpu } from "../memory/api";
 import type { GpuAnswer, GpuDevice, RankSystem } from "../memory/types";
@@ -175,8 +176,22 @@ function reasonsPanel(answer: GpuAnswer): HTMLElement | null {
   );
 }
 
+function mean(values: readonly (number | null)[] | null): number | null {
+  const known = (values ?? []).filter((v): v is number => v !== null);
+  return known.length ? known.reduce((a, b) => a + b, 0) / known.length : null;
+}
+
+/** A rank's mean GPU utilization over its devices, else its mean CPU use. */
+function rankLoad(rank: RankSystem): number | null {
+  const gpus = rank.devices.map((d) => mean(d.util)).filter((v): v is number => v !== null);
+  return gpus.length ? gpus.reduce((a, b) => a + b, 0) / gpus.length : mean(rank.cpu_pct);
+}
+
 function renderGpu(answer: GpuAnswer): HTMLElement {
-  const ranks = answer.ranks;
+  const hasGpus = answer.ranks.some((r) => r.devices.length > 0);
+  const { charted: ranks, note } = chartedRanks(
+    answer.ranks, rankLoad, hasGpus ? "mean GPU utilization" : "mean CPU use",
+  );
   const gpu = GPU_CHARTS.map((spec) => gpuChart(spec, ranks)).filter(
     (e): e is HTMLElement => e !== null,
   );
@@ -193,6 +208,7 @@ function renderGpu(answer: GpuAnswer): HTMLElement {
     "div",
     { class: "gpu", "data-testid": "gpu" },
     reasonsPanel(answer),
+    note,
     ...gpu,
     ...processCharts(ranks),
     empty,

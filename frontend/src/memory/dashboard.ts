@@ -5,6 +5,7 @@
 
 import { findingsPanel } from "../analysis/findings";
 import { lineChart, type LineSeries } from "../chart";
+import { chartedRanks } from "../rankHeatmap";
 import type { Dashboard, NavigationParams } from "../dashboard";
 import { h } from "../dom";
 import { formatCount, formatDuration, formatMemory, formatPercent, memoryTickFormat } from "../format";
@@ -96,13 +97,18 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
       ),
     ];
   }
+  const leaking = new Set(ranks.filter((r) => r.trend?.leak).map((r) => r.rank));
+  const lastRss = (r: RankMemory): number | null => r.rss?.filter((v) => v !== null).at(-1) ?? null;
+  const { charted, note: chartedNote } = chartedRanks(
+    ranks, (r) => r.max_peak?.bytes ?? lastRss(r), "peak allocation (the last RSS without CUDA)", leaking,
+  );
   const bucket = Math.max(...ranks.map((r) => r.bucket));
   const note =
     bucket > 1
       ? h("p", { class: "muted" }, `Each point is the mean of ${bucket} consecutive steps (peak: their maximum).`)
       : null;
   const bySteps = lineChart({
-    series: memorySeries(ranks, "steps"),
+    series: memorySeries(charted, "steps"),
     height: 280,
     xLabel: "step",
     formatX: (x) => String(x),
@@ -111,7 +117,7 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
     testId: "memory-step-chart",
   });
   const byTime = lineChart({
-    series: memorySeries(ranks, "t_ns"),
+    series: memorySeries(charted, "t_ns"),
     height: 220,
     xLabel: "time since the first sample",
     formatX: formatDuration,
@@ -120,7 +126,7 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
     testId: "memory-time-chart",
   });
   return [
-    section("Memory per step", "memory-steps", bySteps, note),
+    section("Memory per step", "memory-steps", chartedNote, bySteps, note),
     section("Memory over time", "memory-time", byTime),
   ];
 }
