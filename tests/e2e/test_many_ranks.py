@@ -15,9 +15,11 @@ from tests.plugin.many_ranks_run import (
     SLOW_RANK,
     SLOW_RANK_STEP,
     STRAGGLER,
+    TRACED_WORLD_SIZE,
     WORLD_SIZE,
     independent_logdir,
     many_rank_logdir,
+    traced_logdir,
 )
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
@@ -151,3 +153,20 @@ def test_memory_and_gpu_tabs_of_many_ranks_chart_the_telling_ones(page: Page, te
     expect(plugin.get_by_test_id("charted-ranks")).to_contain_text("by mean CPU use")
     assert len(_charted(plugin, "cpu-chart")) == 8
     expect(plugin.get_by_test_id("gpu-reason")).to_contain_text("ranks 0-19: ")
+
+
+@pytest.mark.parametrize("tensorboard_server", [traced_logdir], indirect=True)
+def test_overview_of_many_traced_ranks(page: Page, tensorboard_server):
+    """20 ranks of real torch.profiler traces: the breakdown draws 8 ranks' bars, not 20, the
+    heatmap shows every rank, and each finding seen on every rank is one card."""
+    page.goto(f"{tensorboard_server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    breakdown = plugin.get_by_test_id("breakdown")
+    expect(breakdown).to_be_visible(timeout=60_000)
+    expect(breakdown.get_by_test_id("charted-ranks")).to_contain_text("Charted: 8 of 20 ranks")
+    expect(breakdown.locator(".breakdown-rank")).to_have_count(8)
+    expect(plugin.get_by_test_id("rank-heatmap")).to_have_attribute(
+        "data-rows", str(TRACED_WORLD_SIZE), timeout=60_000
+    )
+    keys = plugin.get_by_test_id("finding").evaluate_all("nodes => nodes.map(n => n.dataset.key)")
+    assert keys and all(key.endswith("ranks") for key in keys), keys

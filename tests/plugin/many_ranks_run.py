@@ -16,6 +16,8 @@ differ by a small per-rank skew.
 
 from __future__ import annotations
 
+import gzip
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -128,6 +130,29 @@ def independent_logdir(tmp_path_factory) -> Path:
     """A logdir holding the run `independent` (`write_independent_run`)."""
     logdir = tmp_path_factory.mktemp("independent")
     write_independent_run(logdir / "independent")
+    return logdir
+
+
+TRACED_WORLD_SIZE = 20
+_TRACE = Path(__file__).resolve().parents[2] / "sample_runs" / "ddp_traced" / "plugins" / "tb_perf"
+
+
+def traced_logdir(tmp_path_factory) -> Path:
+    """A logdir holding the run `traced20`: the real torch.profiler window of the sample run
+    `ddp_traced` (rank 0, steps 7-11) as the trace of each of 20 ranks, as a user's own traces
+    with no collector files; rank r's clock starts r ms later."""
+    logdir = tmp_path_factory.mktemp("traced20")
+    run = logdir / "traced20"
+    run.mkdir()
+    with gzip.open(_TRACE / "rank0.vm.31213.steps7-11.pt.trace.json.gz") as source:
+        trace = json.load(source)
+    trace.pop("tb_perf")
+    for rank in range(TRACED_WORLD_SIZE):
+        trace["distributedInfo"] = {**trace["distributedInfo"], "rank": rank,
+                                    "world_size": TRACED_WORLD_SIZE}  # fmt: skip
+        trace["baseTimeNanoseconds"] += 1_000_000
+        with gzip.open(run / f"worker{rank}.pt.trace.json.gz", "wt") as out:
+            json.dump(trace, out)
     return logdir
 
 

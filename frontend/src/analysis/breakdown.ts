@@ -3,6 +3,7 @@
 
 import { h } from "../dom";
 import { formatDuration } from "../format";
+import { chartedRanks } from "../rankHeatmap";
 import { seriesColor } from "../theme";
 import type { BreakdownAnswer, StepBreakdown } from "./types";
 
@@ -53,7 +54,10 @@ export function breakdownChart(answer: BreakdownAnswer): HTMLElement {
       ),
     ),
   );
-  const ranks = answer.ranks.map(({ rank, steps }) =>
+  const meanStep = ({ steps }: { steps: readonly StepBreakdown[] }): number | null =>
+    steps.length ? steps.reduce((sum, step) => sum + step.duration_ns, 0) / steps.length : null;
+  const { charted, note } = chartedRanks(answer.ranks, meanStep, "mean traced step time");
+  const ranks = charted.map(({ rank, steps }) =>
     h(
       "div",
       { class: "breakdown-rank" },
@@ -64,5 +68,5 @@ export function breakdownChart(answer: BreakdownAnswer): HTMLElement {
         : null,
     ),
   );
-  return h("div", { class: "breakdown", "data-testid": "breakdown" }, legend, ...ranks);
+  return h("div", { class: "breakdown", "data-testid": "breakdown" }, note, legend, ...ranks);
 }
