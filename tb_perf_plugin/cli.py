@@ -39,6 +39,7 @@ from .timeline import Timeline
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
 MAX_RANK_ROWS = 16  # more ranks: text and Markdown reports list the telling ones (as the heatmap)
 HIGHEST_SHOWN, LOWEST_SHOWN = 5, 3
+MORE_RANKS_HINT = "; --rank R for one rank, --format json for all"
 
 
 def _resolve(run: str, logdir: str | None, executor: str | None = None) -> tuple[RunService, str]:
@@ -97,9 +98,13 @@ def telling_ranks(
     shown = [i for i in items if i["rank"] in keep]
     return shown, (
         f"{len(shown)} of {len(items)} ranks: the {HIGHEST_SHOWN} highest and {LOWEST_SHOWN} "
-        f"lowest by {order}{', and those the findings name' if named else ''}; --rank R for "
-        "one rank, --format json for all"
+        f"lowest by {order}{', and those the findings name' if named else ''}"
     )
+
+
+def mean_step_time(rank: dict[str, Any]) -> float | None:
+    """A `summary` rank's mean step time (ns), what its ranks are ordered by."""
+    return (rank["step_time_ns"] or {}).get("mean")
 
 
 def named_ranks(findings: list[dict[str, Any]]) -> set[int]:
@@ -110,10 +115,8 @@ def named_ranks(findings: list[dict[str, Any]]) -> set[int]:
 
 def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str | None]:
     header = ["rank", "host", "status", "steps", "mean ms", "p50 ms", "p95 ms", "max ms"]
-    ranks, note = telling_ranks(
-        summary["ranks"], lambda r: (r["step_time_ns"] or {}).get("mean"),
-        named_ranks(summary["findings"]), "mean step time",
-    )  # fmt: skip
+    named = named_ranks(summary["findings"])
+    ranks, note = telling_ranks(summary["ranks"], mean_step_time, named, "mean step time")
     rows = []
     for r in ranks:
         stats = r["step_time_ns"] or {}
@@ -134,7 +137,7 @@ def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str
 
 def _rank_table(summary: dict[str, Any], table: Callable[..., str]) -> str:
     header, rows, note = _rank_rows(summary)
-    return table(header, rows) + (f"\n({note})" if note else "")
+    return table(header, rows) + (f"\n({note}{MORE_RANKS_HINT})" if note else "")
 
 
 def _text_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
@@ -274,7 +277,7 @@ def _memory_text(memory: list[dict[str, Any]], findings: list[dict[str, Any]], f
     bullet = "-" if fmt == "md" else "*"
     shown, note = telling_ranks(memory, memory_order, named_ranks(findings), MEMORY_ORDER)
     lines = [f"{bullet} {_memory_line(rank)}" for rank in shown]
-    return "\n".join([heading, *lines, *([f"({note})"] if note else [])])
+    return "\n".join([heading, *lines, *([f"({note}{MORE_RANKS_HINT})"] if note else [])])
 
 
 def memory_summary(memory: dict[str, Any]) -> list[dict[str, Any]]:

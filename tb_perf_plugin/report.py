@@ -18,6 +18,7 @@ from .cli import (
     MEMORY_ORDER,
     _memory_line,
     _module_rows,
+    mean_step_time,
     memory_order,
     memory_summary,
     named_ranks,
@@ -74,7 +75,7 @@ def gather(
     if selected is not None:
         findings = [f for f in findings if not f["ranks"] or selected in f["ranks"]]
     ranks = [r for r in summary["ranks"] if selected in (None, r["rank"])]
-    shown, note = telling_ranks(ranks, _mean_step, named_ranks(findings), "mean step time")
+    shown, note = telling_ranks(ranks, mean_step_time, named_ranks(findings), "mean step time")
     return {
         "title": title or summary["run"],
         "summary": summary,
@@ -89,10 +90,6 @@ def gather(
         "memory": service.memory(name, rank, wait_s=None),
         "gpu": service.gpu(name, rank, wait_s=None),
     }
-
-
-def _mean_step(rank: dict[str, Any]) -> float | None:
-    return (rank["step_time_ns"] or {}).get("mean")
 
 
 def _e(value: Any) -> str:
@@ -284,7 +281,7 @@ def _steps_html(report: dict[str, Any]) -> str:
 def _charted_note(report: dict[str, Any], more: str = "") -> str:
     """Which ranks a chart shows, when it does not show them all."""
     note = report["ranks_note"]
-    return f'<p class="muted">Charted: {_e(note.split(";")[0])}{more}.</p>' if note else ""
+    return f'<p class="muted">Charted: {_e(note)}{more}.</p>' if note else ""
 
 
 def _spans_html(summary: dict[str, Any]) -> str:
@@ -353,7 +350,8 @@ def _memory_html(memory: dict[str, Any], findings: list[dict[str, Any]]) -> str:
         return '<p class="muted">No MemorySampler records.</p>'
     shown, note = telling_ranks(ranks, memory_order, named_ranks(findings), MEMORY_ORDER)
     items = "".join(f"<li>{_e(_memory_line(r))}</li>" for r in shown)
-    return f"<ul>{items}</ul>" + (f'<p class="muted">{_e(note)}</p>' if note else "")
+    more = f'<p class="muted">{_e(note)}; --rank R for one rank.</p>' if note else ""
+    return f"<ul>{items}</ul>{more}"
 
 
 def _gpu_html(gpu: dict[str, Any]) -> str:
