@@ -11,7 +11,8 @@ Each configuration is one fresh process (benchmarks/_measure.py) that builds a R
 fresh cache and times, in the serving process: reading the run's tables (every trace parsed by
 the executor's workers; with Dask they come back packed and the serving process caches them),
 then building the timeline from them. It reports the wall times, the serving process' peak RSS
-(VmHWM), and every worker's peak RSS (VmHWM) and how far above its idle RSS it went (a Dask
+(VmHWM) and what it holds at the end (anonymous memory vs. the cache's memory-mapped files),
+and every worker's peak RSS (VmHWM) and how far above its idle RSS it went (a Dask
 worker's RSS before the run; for pool processes, which start on demand, the one-rank process'
 RSS after the same imports).
 
@@ -78,6 +79,18 @@ def _status(pid: int | str = "self") -> dict[str, int]:
     return out
 
 
+def _rss_split() -> dict[str, int]:
+    """This process' RSS split into anonymous memory and file-backed pages (the trace cache's
+    memory-mapped columns, which the kernel may drop and read again under pressure)."""
+    out = {}
+    with open("/proc/self/smaps_rollup") as rollup:
+        for line in rollup:
+            if line.startswith(("Anonymous:", "Rss:")):
+                key, value = line.split(":", 1)
+                out[key] = int(value.split()[0]) * 1024
+    return {"anonymous": out["Anonymous"], "file": out["Rss"] - out["Anonymous"]}
+
+
 def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, Any]:
     """In the child: read the run with `workers` workers of `kind` (process | dask)."""
     import os
@@ -110,6 +123,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     t1 = time.perf_counter()
     timeline = service.timeline(run, wait_s=None)
     t2 = time.perf_counter()
+    held = _rss_split()  # what the serving process holds once the timeline is built
     if kind == "dask":
         peaks = [
             {"peak": after["VmHWM"], "idle": idle[address]["VmRSS"]}
@@ -126,6 +140,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         "events": timeline.n_events,
         "table_bytes": sum(sum(c.nbytes for c in t.tables.slices.values()) for t in tables.traces),
         "warnings": tables.warnings[:3],
+        "held": held,
         "workers": peaks,
     }
     service.close()
@@ -192,7 +207,8 @@ def main() -> int:
                 f"{kind:7s} x{workers}: tables {out['tables_s']:6.1f} s, timeline "
                 f"{out['timeline_s']:5.1f} s; {out['traces']} traces, {out['events']:,} events, "
                 f"{out['table_bytes'] / MB:.0f} MB of tables; serving process peak "
-                f"{child.hwm_end / MB:.0f} MB; worker peaks "
+                f"{child.hwm_end / MB:.0f} MB (at the end {out['held']['anonymous'] / MB:.0f} "
+                f"MB anonymous + {out['held']['file'] / MB:.0f} MB mapped files); worker peaks "
                 + ", ".join(f"{p / MB:.0f}" for p in worker_peaks)
                 + f" MB ({', '.join(f'+{a / MB:.0f}' for a in above)} MB above idle)"
                 + f" [{'ok' if bounded else 'MISSED'}: <= 2 x one rank]"

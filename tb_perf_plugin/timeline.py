@@ -77,6 +77,17 @@ class RankInput:
     series: list[tuple[str, str, np.ndarray, np.ndarray]] = field(default_factory=list)
 
 
+_EVENT_COLUMNS = ("start", "dur", "name", "lane", "kind", "rank", "source", "row_in_source",
+                  "correlation")  # fmt: skip
+
+
+def _concatenated(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Every event column of the ranks' pieces, one column at a time."""
+    if not parts:
+        return {k: np.zeros(0, np.int64) for k in _EVENT_COLUMNS}
+    return {k: np.concatenate([p[k] for p in parts]) for k in _EVENT_COLUMNS}
+
+
 @dataclass
 class _Level:
     bucket_ns: int
@@ -106,7 +117,9 @@ class Timeline:
             parts += self._rank_events(rank)
             counters += self._rank_counters(rank)
             self.rank_steps[rank.rank] = self._rank_step_list(rank)
-        self._finish(parts, counters)
+        columns = _concatenated(parts)
+        del parts  # the per-rank pieces: a second copy of every event until here
+        self._finish(columns, counters)
 
     # --- building ----------------------------------------------------------------------------
 
@@ -143,7 +156,7 @@ class Timeline:
                 "name": self._intern(rank.span_names)[spans["name"]],
                 "lane": np.full(n, lane, np.int32), "kind": np.full(n, SPAN_KIND, np.int8),
                 "rank": np.full(n, rank.rank, np.int32), "source": np.full(n, -1, np.int32),
-                "row_in_source": np.arange(n, dtype=np.int64),
+                "row_in_source": np.arange(n, dtype=np.int32),
                 "correlation": np.full(n, -1, np.int64),
             })  # fmt: skip
         for trace in rank.traces:
@@ -180,7 +193,7 @@ class Timeline:
                 "dur": np.asarray(slices["dur"]),
                 "name": name_map[np.asarray(slices["name"])], "lane": lane_of, "kind": kinds,
                 "rank": np.full(n, rank.rank, np.int32), "source": np.full(n, source, np.int32),
-                "row_in_source": np.arange(n, dtype=np.int64),
+                "row_in_source": np.arange(n, dtype=np.int32),
                 "correlation": np.asarray(slices["correlation"]),
             })  # fmt: skip
         return parts
@@ -241,26 +254,11 @@ class Timeline:
         )
 
     def _finish(
-        self, parts: list[dict[str, np.ndarray]], counters: list[tuple[int, np.ndarray, np.ndarray]]
+        self, columns: dict[str, np.ndarray], counters: list[tuple[int, np.ndarray, np.ndarray]]
     ) -> None:
-        columns = (
-            {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
-            if parts
-            else {
-                k: np.zeros(0, np.int64)
-                for k in (
-                    "start",
-                    "dur",
-                    "name",
-                    "lane",
-                    "kind",
-                    "rank",
-                    "source",
-                    "row_in_source",
-                    "correlation",
-                )
-            }
-        )
+        """Order the events by (lane, row, start) and index them; `columns` are consumed (each is
+        dropped once its ordered copy exists, so the build holds one extra column, not a
+        second copy of all of them)."""
         starts = [columns["start"]] + [ts for _, ts, _ in counters]
         all_starts = np.concatenate(starts) if starts else np.zeros(0, np.int64)
         self.origin_ns = int(all_starts.min()) if len(all_starts) else 0
@@ -272,24 +270,27 @@ class Timeline:
         self.lanes = [self.lanes[i] for i in order]
         self._lane_index = {lane.id: i for i, lane in enumerate(self.lanes)}
         columns["lane"] = renumber[columns["lane"]] if len(columns["lane"]) else columns["lane"]
-        # Rows: nesting depth within each lane.
-        order = group_start_longest_first(columns["lane"], columns["start"], columns["dur"])
-        columns = {k: v[order] for k, v in columns.items()}
-        rows = np.zeros(len(order), dtype=np.int16)
-        lane_bounds = np.searchsorted(columns["lane"], np.arange(len(self.lanes) + 1))
+        # Rows: nesting depth within each lane, from the events in (lane, start) order.
+        by_start = group_start_longest_first(columns["lane"], columns["start"], columns["dur"])
+        lanes, starts, durs = (columns[k][by_start] for k in ("lane", "start", "dur"))
+        rows = np.zeros(len(by_start), dtype=np.int16)
+        lane_bounds = np.searchsorted(lanes, np.arange(len(self.lanes) + 1))
         for lane in range(len(self.lanes)):
             lo, hi = lane_bounds[lane], lane_bounds[lane + 1]
             if hi > lo:
-                start = columns["start"][lo:hi]
-                rows[lo:hi] = nesting_depth(start, start + columns["dur"][lo:hi])
+                start = starts[lo:hi]
+                rows[lo:hi] = nesting_depth(start, start + durs[lo:hi])
                 self.lanes[lane].rows = int(rows[lo:hi].max()) + 1
-        columns["row"] = rows
         # (lane, row, start): already in (lane, start) order, so a stable sort by (lane, row)
-        group_key = columns["lane"].astype(np.int64) * 65536 + rows
-        order = np.argsort(group_key, kind="stable")
-        self.ev = {k: v[order] for k, v in columns.items()}
+        group_key = lanes.astype(np.int64) * 65536 + rows
+        del lanes, starts, durs
+        by_group = np.argsort(group_key, kind="stable")
+        order = by_start[by_group]
+        del by_start
+        self.ev = {k: columns.pop(k)[order] for k in list(columns)}
+        self.ev["row"] = rows[by_group]
         self.n_events = len(order)
-        group_key = group_key[order]
+        group_key = group_key[by_group]
         first = np.flatnonzero(np.concatenate(([True], group_key[1:] != group_key[:-1])))
         first = first[: self.n_events]  # no events: no groups
         self.group_keys = group_key[first]
