@@ -81,6 +81,11 @@ _EVENT_COLUMNS = ("start", "dur", "name", "lane", "kind", "rank", "source", "row
                   "correlation")  # fmt: skip
 
 
+def _index_dtype(n: int) -> np.dtype:
+    """Indices of (and counts up to) `n` events: int32 below 2**31, half of int64's memory."""
+    return np.dtype(np.int32 if n < 2**31 else np.int64)
+
+
 def _concatenated(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """Every event column of the ranks' pieces, one column at a time."""
     if not parts:
@@ -310,7 +315,7 @@ class Timeline:
 
     def _flow_partners(self) -> np.ndarray:
         """For each event, the event at the other end of its launch -> device link, or -1."""
-        partner = np.full(self.n_events, -1, dtype=np.int64)
+        partner = np.full(self.n_events, -1, dtype=_index_dtype(self.n_events))
         corr = self.ev["correlation"]
         linked = np.flatnonzero(corr >= 0)
         if not len(linked):
@@ -360,8 +365,9 @@ class Timeline:
             starts,
             durs,
             self.ev["name"],
-            np.broadcast_to(np.int64(1), (self.n_events,)),  # a count of 1 each, no memory
-            np.arange(self.n_events, dtype=np.int64),
+            # a count of 1 each, no memory; event indices (and so counts) in the narrowest type
+            np.broadcast_to(_index_dtype(self.n_events).type(1), (self.n_events,)),
+            np.arange(self.n_events, dtype=_index_dtype(self.n_events)),
             self.group_offsets,
             max_dur,
         )
@@ -699,7 +705,7 @@ def _merge_level(source: _Level, bucket: int, offsets_of) -> _Level:
         starts,
         durs,
         source.name[longest],
-        np.add.reduceat(source.count, run_starts),
+        np.add.reduceat(source.count, run_starts, dtype=source.count.dtype),
         np.where(run_len == 1, source.event[run_starts], -1),
         offsets,
         max_dur,
