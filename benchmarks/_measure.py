@@ -213,6 +213,17 @@ def replicate_events(
                 yield e
 
 
+def proc_fields(path: str, keys: tuple[str, ...]) -> dict[str, int]:
+    """The `Key:   N kB` lines of a /proc file (status, smaps_rollup) named in `keys`, in bytes."""
+    out = {}
+    with open(path) as lines:
+        for line in lines:
+            key, _, value = line.partition(":")
+            if key in keys:
+                out[key] = int(value.split()[0]) * 1024
+    return out
+
+
 def load_trace(path: Path) -> dict[str, Any]:
     with gzip.open(path, "rb") as fh:
         return json.loads(fh.read())

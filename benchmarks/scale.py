@@ -37,7 +37,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _measure import MB, bench_dir, load_trace, loadavg, run_child, shared_trace  # noqa: E402
+from _measure import (  # noqa: E402
+    MB,
+    bench_dir,
+    load_trace,
+    loadavg,
+    proc_fields,
+    run_child,
+    shared_trace,
+)
 
 SOURCE = "nccl_parser_config/nccl_data.json.gz"
 SKEW_NS = 5_000_000
@@ -70,25 +78,14 @@ def generate(ranks: int) -> Path:
 
 
 def _status(pid: int | str = "self") -> dict[str, int]:
-    out = {}
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith(("VmRSS:", "VmHWM:")):
-                key, value = line.split(":", 1)
-                out[key] = int(value.split()[0]) * 1024
-    return out
+    return proc_fields(f"/proc/{pid}/status", ("VmRSS", "VmHWM"))
 
 
 def _rss_split() -> dict[str, int]:
     """This process' RSS split into anonymous memory and file-backed pages (the trace cache's
     memory-mapped columns, which the kernel may drop and read again under pressure)."""
-    out = {}
-    with open("/proc/self/smaps_rollup") as rollup:
-        for line in rollup:
-            if line.startswith(("Anonymous:", "Rss:")):
-                key, value = line.split(":", 1)
-                out[key] = int(value.split()[0]) * 1024
-    return {"anonymous": out["Anonymous"], "file": out["Rss"] - out["Anonymous"]}
+    rss = proc_fields("/proc/self/smaps_rollup", ("Rss", "Anonymous"))
+    return {"anonymous": rss["Anonymous"], "file": rss["Rss"] - rss["Anonymous"]}
 
 
 def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, Any]:

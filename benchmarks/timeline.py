@@ -50,6 +50,7 @@ from _measure import (  # noqa: E402
     load_trace,
     loadavg,
     percentile,
+    proc_fields,
     replicate_events,
     shared_trace,
     write_kineto,
@@ -142,13 +143,7 @@ def build_run(copies: int) -> tuple[Path, dict[str, Any]]:
 
 
 def _status() -> dict[str, int]:
-    out = {}
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(("VmRSS:", "VmHWM:")):
-                key, value = line.split(":", 1)
-                out[key] = int(value.split()[0]) * 1024
-    return out
+    return proc_fields("/proc/self/status", ("VmRSS", "VmHWM"))
 
 
 class _WorkerSampler:
