@@ -183,8 +183,7 @@ function mean(values: readonly (number | null)[] | null): number | null {
 
 /** A rank's mean GPU utilization over its devices, else its mean CPU use. */
 function rankLoad(rank: RankSystem): number | null {
-  const gpus = rank.devices.map((d) => mean(d.util)).filter((v): v is number => v !== null);
-  return gpus.length ? gpus.reduce((a, b) => a + b, 0) / gpus.length : mean(rank.cpu_pct);
+  return mean(rank.devices.map((d) => mean(d.util))) ?? mean(rank.cpu_pct);
 }
 
 function renderGpu(answer: GpuAnswer): HTMLElement {

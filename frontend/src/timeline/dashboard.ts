@@ -25,13 +25,14 @@ export const timelineDashboard: Dashboard = {
   usesRankSelect: false,
   async show({ run, signal, refresh, onProgress, params }) {
     const current = viewFor(run);
-    if (refresh || !current.loaded) await current.load(signal, onProgress);
-    const ranks = String(params["ranks"] ?? "")
+    const listed = String(params["ranks"] ?? "")
       .split(",")
       .filter((text) => text.trim() !== "")
       .map(Number);
+    const ranks = listed.every(Number.isInteger) ? listed : [];
+    if (refresh || !current.loaded) await current.load(signal, onProgress, ranks);
     const rank = Number(params["rank"]);
-    if (ranks.length > 0 && ranks.every(Number.isInteger)) current.showRanks(ranks);
+    if (ranks.length > 0) current.showRanks(ranks);
     else if (params["rank"] != null && Number.isInteger(rank)) current.revealRank(rank);
     const step = Number(params["step"]);
     if (params["step"] != null && Number.isInteger(step)) current.showStep(step);

@@ -160,12 +160,15 @@ export class TimelineView {
     });
   }
 
-  /** Fetch (or re-fetch, on TensorBoard's reload) the run's meta, then tiles, selection, search. */
-  async load(signal: AbortSignal, onProgress: ProgressListener): Promise<void> {
+  /** Fetch (or re-fetch, on TensorBoard's reload) the run's meta, then tiles, selection, search.
+   * A run of many ranks starts with `linkedRanks` (a link's), else with `startingRanks`. */
+  async load(signal: AbortSignal, onProgress: ProgressListener, linkedRanks: readonly number[] = []): Promise<void> {
     const meta = await fetchTimelineMeta(this.run, signal, onProgress);
     if (signal.aborted) return;
     if (this.enabledRanks === null && meta.ranks.length > MANY_RANKS) {
-      const ranks = await startingRanks(this.run, meta.ranks.map((r) => r.rank), signal);
+      const known = meta.ranks.map((r) => r.rank);
+      const linked = linkedRanks.filter((rank) => known.includes(rank));
+      const ranks = linked.length > 0 ? linked : await startingRanks(this.run, known, signal);
       if (signal.aborted) return;
       this.enabledRanks = new Set(ranks);
       writeTimelineHash({ enabledRanks: this.enabledRankList() });
