@@ -28,10 +28,10 @@ from collectors import GpuTracker, MemorySampler, MyTimer, RunWriter
 WORLD_SIZE = 256
 STEPS = 20
 STRAGGLER = 37
-STRAGGLER_DELAY_S = 0.04
+STRAGGLER_DELAY_S = 0.08  # well above the step-time spread of 256 threads on 2 loaded cores
 STRAGGLER_WORST = (12, 13)
 SLOW_STEP = 16
-SLOW_STEP_DELAY_S = 0.3
+SLOW_STEP_DELAY_S = 0.6  # far above the per-rank step-time spread on loaded cores
 SKEW_S = 0.0002  # rank r sleeps (r % 8) x this more per step
 BARRIER_TIMEOUT_S = 60
 INDEPENDENT_WORLD_SIZE = 20
