@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import re
 import stat
@@ -11,9 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import TbPerfError
+from .ingest.files import file_kind, follow_links_from_env, refusal
 from .ingest.imported import DROPPED_SUFFIXES, FileKind, Sniffed, sniff
 from .ingest.meta import RankMeta, read_meta
 from .ingest.snapshot import is_snapshot_name
+
+logger = logging.getLogger(__name__)
 
 PLUGIN_DIR = os.path.join("plugins", "tb_perf")
 IMPORTED_DIR = os.path.join(PLUGIN_DIR, "imported")
@@ -61,6 +65,8 @@ class Run:
     traces: list[str] = field(default_factory=list)
     snapshots: list[str] = field(default_factory=list)  # memory snapshot pickles, never loaded here
     imported: list[ImportedFile] = field(default_factory=list)  # by path
+    # files and folders of the run left out, as (path relative to the run, reason)
+    refused: list[tuple[str, str]] = field(default_factory=list)
     updated_ns: int = 0
 
     @property
@@ -122,6 +128,19 @@ class Run:
             + sorted(k.value for k in imported - {FileKind.KINETO})
         )
 
+    def refusal_warnings(self) -> list[str]:
+        """One warning per reason files were left out, naming them (at most 10)."""
+        by_reason: dict[str, list[str]] = {}
+        for path, reason in self.refused:
+            by_reason.setdefault(reason, []).append(path)
+        warnings = []
+        for reason, paths in by_reason.items():
+            named = ", ".join(paths[:10]) + (
+                f" and {len(paths) - 10} more" if len(paths) > 10 else ""
+            )
+            warnings.append(f"not read: {named}: {reason}")
+        return warnings
+
     def status(self, now_ns: int, rank: int | None = None) -> str:
         """finished / live / stopped over all writers, or those of one rank."""
         statuses = {w.status(now_ns) for w in self.writers if rank is None or w.rank == rank}
@@ -148,68 +167,113 @@ def file_version(path: str) -> tuple[int, int]:
     return (st.st_size, st.st_mtime_ns)
 
 
-def _is_regular(path: str) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False
-
-
 def _is_trace(name: str) -> bool:
     return name.endswith(_TRACE_SUFFIXES)
 
 
-def _within(path: str, real_root: str) -> bool:
-    return os.path.commonpath([os.path.realpath(path), real_root]) == real_root
+@dataclass
+class _Gate:
+    """Which files of the logdir may be read (ingest/files.py), and what was left out."""
+
+    real_root: str
+    follow_links: bool
+    refused: dict[str, str] = field(default_factory=dict)  # absolute path -> reason
+
+    def admits(self, path: str, *, regular: bool = True) -> bool:
+        """Whether `path` is the logdir's (or a link the owner allowed) and, with `regular`,
+        a regular file: FIFOs, devices and sockets would block a reader or never end."""
+        reason = refusal(path, self.real_root, self.follow_links)
+        if reason is None and regular:
+            try:
+                mode = os.stat(path).st_mode
+            except OSError as exc:
+                reason = f"cannot be read ({exc.strerror or exc})"
+            else:
+                if not stat.S_ISREG(mode):
+                    reason = f"{file_kind(mode)}, not a regular file"
+        if reason is not None:
+            self.refused[path] = reason
+        return reason is None
+
+    def listing(self, dirpath: str) -> list[str]:
+        """The names in a directory; an unreadable one is refused, not an error."""
+        try:
+            return sorted(os.listdir(dirpath))
+        except OSError as exc:
+            self.refused[dirpath] = f"cannot be listed ({exc.strerror or exc})"
+            return []
 
 
-def discover_runs(logdir: str) -> dict[str, Run]:
-    """Every run under `logdir` by name. Symlinked directories are not followed, nor is a
-    `plugins/tb_perf` that leads out of the logdir."""
+def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Run]:
+    """Every run under `logdir` by name. Symlinked directories are not followed; files that
+    are links out of the logdir (unless `follow_links`, default TB_PERF_FOLLOW_LINKS), FIFOs,
+    devices and unreadable folders are left out and listed in their run's `refused`."""
     root = os.path.abspath(logdir)
     runs: dict[str, Run] = {}
     if not os.path.isdir(root):
         return runs
-    real_root = os.path.realpath(root)
-    for dirpath, dirnames, filenames in os.walk(root):
+    follow = follow_links_from_env() if follow_links is None else follow_links
+    gate = _Gate(os.path.realpath(root), follow)
+    unlisted: dict[str, str] = {}
+
+    def not_walked(error: OSError) -> None:  # os.walk's onerror: an unreadable folder
+        if error.filename is not None:
+            unlisted[os.fspath(error.filename)] = f"cannot be listed ({error.strerror or error})"
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=not_walked):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        filenames.sort()
         rel = os.path.relpath(dirpath, root)
         name = "." if rel == "." else rel.replace(os.sep, "/")
         importer = _importing_run(runs, name)
         if importer is not None:  # <run>/plugins/tb_perf/imported: every file, nothing deeper
             dirnames[:] = []
-            importer.imported += _imported_files(dirpath, filenames, real_root, lambda f: True)
+            importer.imported += _imported_files(dirpath, filenames, gate, lambda f: True)
             continue
         has_events = any("tfevents" in f for f in filenames)
         plugin_dir = os.path.join(dirpath, PLUGIN_DIR)  # a link out of the logdir is not one
-        has_plugin_dir = os.path.isdir(plugin_dir) and _within(plugin_dir, real_root)
+        has_plugin_dir = os.path.isdir(plugin_dir) and gate.admits(plugin_dir, regular=False)
         if has_events or has_plugin_dir:
             run = runs[name] = Run(name, dirpath)
-            run.tfevents = sorted(os.path.join(dirpath, f) for f in filenames if "tfevents" in f)
+            run.tfevents = [os.path.join(dirpath, f) for f in filenames if "tfevents" in f]
             if has_plugin_dir:
-                run.writers = _writer_files(plugin_dir)
-        traces = sorted(os.path.join(dirpath, f) for f in filenames if _is_trace(f))
+                run.writers = _writer_files(plugin_dir, gate)
+        traces = [os.path.join(dirpath, f) for f in filenames if _is_trace(f)]
+        traces = [path for path in traces if gate.admits(path)]
         if traces:
             owner = _enclosing_run(runs, name) or runs.setdefault(name, Run(name, dirpath))
             owner.traces.extend(traces)
-        snapshots = [
-            path
-            for path in sorted(os.path.join(dirpath, f) for f in filenames if is_snapshot_name(f))
-            if _within(path, real_root)  # a link to a file elsewhere is not the logdir's
-        ]
-        owner = _enclosing_run(runs, name) if snapshots else None
+        owner = _enclosing_run(runs, name)
+        snapshots = [os.path.join(dirpath, f) for f in filenames if is_snapshot_name(f)]
         if owner is not None:  # snapshots alone do not make a run
-            owner.snapshots.extend(snapshots)
+            owner.snapshots.extend(p for p in snapshots if gate.admits(p))
         if name in runs:  # files dropped into the run directory itself
             runs[name].imported += _imported_files(
-                dirpath, filenames, real_root, lambda f: f.lower().endswith(DROPPED_SUFFIXES)
+                dirpath, filenames, gate, lambda f: f.lower().endswith(DROPPED_SUFFIXES)
             )
+    gate.refused.update(unlisted)
+    _hand_out_refusals(runs, root, gate.refused)
     for run in runs.values():
         run.imported.sort(key=lambda f: f.path)
         files = run.tfevents + run.traces + [p for w in run.writers for p in w.files.values()]
         files += [f.path for f in run.imported]
         run.updated_ns = max((file_version(p)[1] for p in files), default=0)
     return runs
+
+
+def _hand_out_refusals(runs: dict[str, Run], root: str, refused: dict[str, str]) -> None:
+    """Each refused path goes to the run that holds it; the rest (a folder that holds no run
+    yet, perhaps because it could not be listed) is logged once per discovery."""
+    orphans = []
+    for path, reason in sorted(refused.items()):
+        rel = os.path.relpath(path, root).replace(os.sep, "/")
+        owner = _enclosing_run(runs, "." if rel == "." else rel)
+        if owner is None:
+            orphans.append(f"{rel}: {reason}")
+        else:
+            owner.refused.append((os.path.relpath(path, owner.path), reason))
+    if orphans:
+        logger.warning("tb_perf: left out of the logdir: %s", "; ".join(orphans[:20]))
 
 
 def _importing_run(runs: dict[str, Run], name: str) -> Run | None:
@@ -221,17 +285,17 @@ def _importing_run(runs: dict[str, Run], name: str) -> Run | None:
 
 
 def _imported_files(
-    dirpath: str, filenames: list[str], real_root: str, chosen: Callable[[str], bool]
+    dirpath: str, filenames: list[str], gate: _Gate, chosen: Callable[[str], bool]
 ) -> list[ImportedFile]:
     """The chosen files of a directory, sniffed; hidden and temporary files (a copy under
-    way), snapshot pickles (read as snapshots) and links out of the logdir are left out."""
+    way), snapshot pickles (read as snapshots) and files the gate refuses are left out."""
     out = []
-    for filename in sorted(filenames):
+    for filename in filenames:
         path = os.path.join(dirpath, filename)
         hidden = filename.startswith(".") or filename.endswith(".tmp")
         if hidden or is_snapshot_name(filename) or not chosen(filename):
             continue
-        if not os.path.isfile(path) or not _within(path, real_root):
+        if os.path.isdir(path) or not gate.admits(path):
             continue
         found = _sniff(path, *file_version(path))
         out.append(ImportedFile(path, found.kind, found.reason))
@@ -253,17 +317,18 @@ def _enclosing_run(runs: dict[str, Run], name: str) -> Run | None:
     return None
 
 
-def _writer_files(plugin_dir: str) -> list[WriterFiles]:
+def _writer_files(plugin_dir: str, gate: _Gate) -> list[WriterFiles]:
     writers: dict[str, WriterFiles] = {}
-    for entry in sorted(os.listdir(plugin_dir)):
+    for entry in gate.listing(plugin_dir):
         path = os.path.join(plugin_dir, entry)
         task = _TASK_SUMMARY.match(entry)
         if task is not None:
-            writers.setdefault(task[1], WriterFiles(task[1], int(task[2])))
-            writers[task[1]].task_summaries.append(path)
+            if gate.admits(path):
+                writers.setdefault(task[1], WriterFiles(task[1], int(task[2])))
+                writers[task[1]].task_summaries.append(path)
             continue
         match = _WRITER_FILE.match(entry)
-        if match is None or not _is_regular(path):  # a FIFO or device would block or never end
+        if match is None or not gate.admits(path):
             continue
         prefix, rank, kind, _ = match.groups()
         writer = writers.setdefault(prefix, WriterFiles(prefix, int(rank)))

@@ -4,7 +4,9 @@
 `process` (default: a local process pool, forkserver where available, else spawn — never fork
 inside TensorBoard's threaded server), `thread`, `inline` (in the calling thread; for debugging
 and tiny runs), or `dask://HOST:PORT`, the scheduler of a Dask cluster (the `dask` extra).
-`TB_PERF_WORKERS` caps the local pools (default: the CPU count, at most 8).
+`TB_PERF_WORKERS` caps the local pools (default: the CPU count, at most 8). The process pool
+recycles its workers (one big file's memory goes back to the system) and replaces itself when
+a worker dies (the OOM killer), retrying that worker's files once.
 Local executors share this process' disk, so their tasks leave parsed traces in the trace cache;
 Dask workers may not, so theirs return the tables packed (`ingest.transfer`) and only this
 process caches them. Executors are created on first use, not at import or in constructors.
@@ -120,6 +122,117 @@ def _call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         return _Raised(exc)
 
 
+# Tasks a pool's workers run, per worker, before the pool is retired for a fresh one. Not
+# `max_tasks_per_child`: on CPython 3.11 a pool using it stops starting workers (gh-115634).
+TASKS_PER_WORKER = 4
+_PRELOADED = ["tb_perf_plugin.ingest.cache", "tb_perf_plugin.ingest.transfer"]
+
+
+def _new_process_pool(max_workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """Forkserver where available (never fork inside TensorBoard's threaded server), with the
+    parsers preloaded in the server so a fresh worker costs a fork, not the imports; else
+    spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(_PRELOADED)
+    else:
+        context = multiprocessing.get_context("spawn")
+    return concurrent.futures.ProcessPoolExecutor(max_workers=max_workers, mp_context=context)
+
+
+class ProcessPool(concurrent.futures.Executor):
+    """A local process pool that outlives its workers. After `tasks_per_worker` tasks per
+    worker it is retired (its workers finish what they hold, then exit) for a fresh one, so
+    the memory one big file took returns to the system; a pool broken by a dying worker is
+    replaced. A task whose worker died is run once more on the new pool (it may have died for
+    another task's sake); dying again, it is Unreadable, as on the Dask path."""
+
+    def __init__(self, max_workers: int, tasks_per_worker: int = TASKS_PER_WORKER) -> None:
+        self._max_workers = max_workers
+        self._tasks_per_pool = max_workers * tasks_per_worker
+        self._lock = threading.Lock()
+        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
+        self._submitted = 0  # to the current pool
+        self._closed = False
+
+    def _current(self) -> concurrent.futures.ProcessPoolExecutor:
+        retired = None
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+            if self._pool is not None and self._submitted >= self._tasks_per_pool:
+                retired, self._pool = self._pool, None
+            if self._pool is None:
+                self._pool, self._submitted = _new_process_pool(self._max_workers), 0
+            self._submitted += 1
+            pool = self._pool
+        if retired is not None:
+            retired.shutdown(wait=False)  # its queued tasks still run
+        return pool
+
+    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is broken:
+                self._pool = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+    def submit(
+        self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
+    ) -> concurrent.futures.Future:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        self._run(future, functools.partial(fn, *args, **kwargs), retries=1)
+        return future
+
+    def _run(
+        self, future: concurrent.futures.Future, task: Callable[[], Any], retries: int
+    ) -> None:
+        pool = self._current()
+        try:
+            inner = pool.submit(task)
+        except concurrent.futures.process.BrokenProcessPool:
+            self._replace(pool)
+            pool = self._current()
+            inner = pool.submit(task)
+        future.add_done_callback(lambda f: f.cancelled() and inner.cancel())
+        inner.add_done_callback(lambda done: self._settle(future, done, pool, task, retries))
+
+    def _settle(
+        self,
+        future: concurrent.futures.Future,
+        inner: concurrent.futures.Future,
+        pool: concurrent.futures.ProcessPoolExecutor,
+        task: Callable[[], Any],
+        retries: int,
+    ) -> None:
+        if inner.cancelled() or future.done():
+            future.cancel()
+            return
+        error = inner.exception()
+        if isinstance(error, concurrent.futures.process.BrokenProcessPool):
+            self._replace(pool)
+            if retries > 0:
+                try:
+                    self._run(future, task, retries - 1)
+                    return
+                except RuntimeError as exc:  # shut down meanwhile
+                    error = exc
+            else:
+                error = Unreadable("the worker process reading it died (out of memory?)")
+        if not future.set_running_or_notify_cancel():
+            return
+        if error is None:
+            future.set_result(inner.result())
+        else:
+            future.set_exception(error)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
 def shares_disk(executor: concurrent.futures.Executor) -> bool:
     """Whether tasks on `executor` can write the trace cache this process reads."""
     return not isinstance(executor, DaskExecutor)
@@ -152,9 +265,7 @@ def make_executor(
         return DaskExecutor("tcp://" + kind[len(DASK_SCHEME) :])
     workers = max_workers or _configured_workers() or min(8, os.cpu_count() or 2)
     if kind == "process":
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-        return concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        return ProcessPool(workers)
     if kind == "thread":
         return concurrent.futures.ThreadPoolExecutor(
             max_workers=workers, thread_name_prefix="tb_perf_ingest"

@@ -18,6 +18,13 @@ class TbPerfLoader(base_plugin.TBLoader):
             "dask://HOST:PORT for a Dask scheduler (the `dask` extra); overrides "
             "TB_PERF_EXECUTOR",
         )
+        group.add_argument(
+            "--tb_perf_follow_links",
+            action="store_true",
+            help="read files that are links to places outside the logdir (off by default: "
+            "whoever can write the logdir could otherwise make the server read any file it "
+            "can); same as TB_PERF_FOLLOW_LINKS=1",
+        )
 
     def load(self, context: base_plugin.TBContext) -> base_plugin.TBPlugin:
         from .plugin import TbPerfPlugin

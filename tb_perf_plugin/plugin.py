@@ -58,7 +58,10 @@ class TbPerfPlugin(base_plugin.TBPlugin):
 
     def __init__(self, context: base_plugin.TBContext) -> None:
         executor = getattr(context.flags, "tb_perf_executor", None)  # no flags in tests
-        self._service = RunService(context.logdir or "", executor=executor)
+        follow_links = getattr(context.flags, "tb_perf_follow_links", False) or None
+        self._service = RunService(
+            context.logdir or "", executor=executor, follow_links=follow_links
+        )
         # The shipped files are listed once; a request can only ever name one of them.
         self._static_files = {
             name: os.path.join(STATIC_DIR, name)

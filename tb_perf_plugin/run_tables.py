@@ -162,6 +162,7 @@ def read_run(
     memory_warnings: list[str] = []
     readable = 0
     rank_meta: dict[int, RankMeta] = {}
+    warnings.extend(run.refusal_warnings())
     for writer_index, writer in enumerate(run.writers):
         label = f"rank {writer.rank} ({writer.prefix})"
         if writer.meta_error:

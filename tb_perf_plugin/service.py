@@ -69,6 +69,7 @@ from .discovery import Run, discover_runs, file_version, now_ns
 from .errors import ExecutorUnavailable, InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
+from .ingest.files import follow_links_from_env
 from .ingest.imported import FileKind
 from .ingest.python_profile import is_python_profile_name
 from .ingest.snapshot import Snapshot, read_snapshot
@@ -215,8 +216,12 @@ class RunService:
         inline_wait_s: float = 0.5,
         executor: str | None = None,
         cache_dir: str | None = None,
+        follow_links: bool | None = None,
     ) -> None:
+        """`follow_links`: read links to files outside the logdir (default: only when
+        TB_PERF_FOLLOW_LINKS=1; docs/RELIABILITY.md, threat model)."""
         self.logdir = logdir
+        self.follow_links = follow_links_from_env() if follow_links is None else follow_links
         # a remote (fsspec URL) logdir is analysed through a local copy of its run files
         self.mirror = RemoteMirror(logdir) if is_remote(logdir) else None
         self._mirror_generation = -1  # of the mirror the runs were discovered in
@@ -252,7 +257,7 @@ class RunService:
                 if self.mirror is not None:
                     self._mirror_generation = self.mirror.generation
                 local = self.mirror.local_root if self.mirror else local_path(self.logdir)
-                self._runs = discover_runs(local)
+                self._runs = discover_runs(local, self.follow_links)
                 self._discovered_at = time.monotonic()
                 for key in [k for k in self._results if k[0] not in self._runs]:
                     del self._results[key]
@@ -346,8 +351,10 @@ class RunService:
                     del self._jobs[key]
             self._executor.shutdown()
             return
-        if future.exception() is not None:
-            return  # a failed job stays listed: requests for its version get its error
+        error = future.exception()
+        if error is not None:  # stays listed: requests for its version get its error's text
+            job.future = _error_only(error)
+            return
         with self._lock:
             if self._jobs.get(key) is job:
                 del self._jobs[key]
@@ -1091,6 +1098,20 @@ class RunService:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
         self._executor.shutdown()
+
+
+def _error_only(error: BaseException) -> concurrent.futures.Future:
+    """A settled future holding `error`'s type and text only: the error itself keeps its
+    traceback, whose frames keep the job's data (a bomb's objects) alive. Errors that are not
+    the files' are logged here, with that traceback, before it goes."""
+    if isinstance(error, TbPerfError):
+        text_only: BaseException = type(error)(error.message)
+    else:
+        logger.error("tb_perf: a job failed", exc_info=error)
+        text_only = TbPerfError(f"internal error ({type(error).__name__}); see the TensorBoard log")
+    future: concurrent.futures.Future = concurrent.futures.Future()
+    future.set_exception(text_only)
+    return future
 
 
 def _python_warnings(run: Run, warnings: list[str]) -> list[str]:

@@ -16,9 +16,12 @@ os.environ.setdefault("TB_PERF_EXECUTOR", "thread")
 
 
 @pytest.fixture
-def shared_data() -> Path:
+def shared_data(monkeypatch) -> Path:
+    """The real test data. Tests link its read-only files into their logdirs, so they are the
+    server's owner opting in to links that leave the logdir (TB_PERF_FOLLOW_LINKS)."""
     if not SHARED_DATA.is_dir():
         pytest.skip(f"real test data not found at {SHARED_DATA} (../shared/data beside the repo)")
+    monkeypatch.setenv("TB_PERF_FOLLOW_LINKS", "1")
     return SHARED_DATA
 
 

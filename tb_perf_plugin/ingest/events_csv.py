@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import csv
 import decimal
+import io
 import os
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import Unreadable
+from .files import open_input
 from .kineto import DEVICE_KINDS, Kind, TraceMeta, TraceTables
-from .records import check_size
 from .tables import build_trace_tables, intern
 
 READER_VERSION = 1
@@ -92,10 +93,8 @@ def read_events_csv(path: str, max_bytes: int) -> TraceTables:
     tables; raises `errors.Unreadable` naming the file, the line and the problem."""
     name = os.path.basename(path)
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            check_size(name, size, max_bytes)
-            return _parse(csv.reader(handle, strict=True), path)
+        with io.TextIOWrapper(open_input(path, max_bytes), "utf-8-sig", newline="") as text:
+            return _parse(csv.reader(text, strict=True), path)
     except UnicodeDecodeError as exc:
         raise Unreadable(f"{name}: not UTF-8 text (byte {exc.start})") from None
     except csv.Error as exc:

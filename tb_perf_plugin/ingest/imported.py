@@ -27,6 +27,7 @@ from enum import Enum
 from ..errors import Unreadable
 from . import events_csv, kineto
 from .events_csv import events_layout, read_events_csv
+from .files import open_input
 from .kineto import TraceTables, read_trace
 from .nsys import read_nsys_sqlite
 
@@ -76,8 +77,10 @@ class Sniffed:
 def sniff(path: str) -> Sniffed:
     """The kind of the file at `path`, from its first HEAD_BYTES bytes."""
     try:
-        with open(path, "rb") as handle:
+        with open_input(path, None) as handle:  # only the head is read
             head = handle.read(HEAD_BYTES)
+    except Unreadable as exc:
+        return Sniffed(None, exc.message)
     except OSError as exc:
         return Sniffed(None, f"unreadable ({exc.strerror or exc})")
     return sniff_bytes(head, os.path.basename(path))

@@ -33,10 +33,14 @@ import msgspec
 import numpy as np
 
 from ..errors import Unreadable
-from .records import Int64, human_bytes
+from .files import human_bytes, open_input
+from .records import Int64
 
 PARSER_VERSION = 1
 CHUNK_BYTES = 4 << 20
+# Text held while no boundary between two events is found: events are rarely over 1 MiB, so
+# more is not a trace (a trace head followed by a gigabyte of spaces), and is not buffered.
+MAX_EVENT_BYTES = 64 << 20
 TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz", ".json", ".json.gz")
 
 
@@ -604,7 +608,7 @@ def _decompressed_blocks(path: str, max_bytes: int, block_bytes: int = 4 << 20) 
     than `max_bytes` in all (a gzip bomb stops at the limit, not at the end of memory)."""
     name = os.path.basename(path)
     total = 0
-    with open(path, "rb") as handle:
+    with open_input(path, max_bytes, "trace") as handle:
         gzipped = handle.read(2) == b"\x1f\x8b"
         handle.seek(0)
         inflater = zlib.decompressobj(wbits=47) if gzipped else None
@@ -687,6 +691,12 @@ def _decode_stream(
                 else:
                     buffer = _skip_complete_events(buffer)
                 chunk += len(buffer) < before
+                if len(buffer) >= before and len(buffer) > MAX_EVENT_BYTES:
+                    raise Unreadable(
+                        f"{name}: no boundary between two events in "
+                        f"{human_bytes(MAX_EVENT_BYTES)}: not a trace, or an event larger than "
+                        "any torch.profiler writes"
+                    )
                 # after a failed cut, wait for another chunk's worth before trying again
                 next_attempt = chunk_bytes if len(buffer) < before else len(buffer) + chunk_bytes
         if share == 1:
@@ -735,7 +745,7 @@ def _helper_worthwhile(path: str) -> bool:
 
 def _decompressed_size(path: str) -> int:
     """The gzip trailer's size (modulo 4 GiB, of the last member), else the file's size."""
-    with open(path, "rb") as handle:
+    with open_input(path, None) as handle:
         if handle.read(2) != b"\x1f\x8b":
             return os.fstat(handle.fileno()).st_size
         handle.seek(-4, os.SEEK_END)
@@ -811,7 +821,7 @@ def _read_header(
             offset = len(seen) - len(stripped)
             return b"", bytearray(seen[offset:]), True
         if stripped[:1] != b"{":
-            raise Unreadable(f"{name}: not a JSON trace (starts with {bytes(stripped[:20])!r})")
+            raise Unreadable(f"{name}: not a JSON trace (it does not start with {{ or [)")
         match = _TRACE_EVENTS_KEY.search(seen)
         if match:
             return bytes(seen[: match.end() - 1]), bytearray(seen[match.end() - 1 :]), False

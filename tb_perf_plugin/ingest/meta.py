@@ -8,6 +8,7 @@ from typing import Any
 import msgspec
 
 from ..errors import Unreadable
+from .files import open_input
 from .records import SUPPORTED_VERSION, Int64
 
 SCHEMA = "tb_perf.meta"
@@ -104,10 +105,8 @@ class RankMeta(msgspec.Struct):
 
 def read_meta(path: str) -> RankMeta:
     name = os.path.basename(path)
-    if os.path.getsize(path) > MAX_META_BYTES:
-        raise Unreadable(f"{name} is larger than {MAX_META_BYTES} bytes: not a metadata file")
-    with open(path, "rb") as handle:
-        data = handle.read()
+    with open_input(path, MAX_META_BYTES, "metadata file") as handle:
+        data = handle.read(MAX_META_BYTES)
     try:
         doc = msgspec.json.decode(data)
     except (msgspec.DecodeError, RecursionError) as exc:

@@ -20,7 +20,7 @@ import re
 import pandas as pd
 
 from ..errors import Unreadable
-from .records import check_size
+from .files import open_input
 
 NCU_COLUMNS = [
     "id", "kernel", "grid", "block", "device", "duration_ns", "sm_throughput_pct",
@@ -80,10 +80,8 @@ def read_ncu_csv(path: str, max_bytes: int) -> pd.DataFrame:
     Raises Unreadable for a file over `max_bytes`, not an NCU CSV, or missing columns."""
     name = os.path.basename(path)
     try:
-        size = os.path.getsize(path)
-        check_size(name, size, max_bytes, "Nsight Compute CSV")
-        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-            lines = handle.read().splitlines()
+        with open_input(path, max_bytes, "Nsight Compute CSV") as handle:
+            lines = handle.read().decode("utf-8", "replace").splitlines()
     except OSError as exc:
         raise Unreadable(f"{name}: cannot read ({exc.strerror or exc})") from None
     start = _header_line(lines)

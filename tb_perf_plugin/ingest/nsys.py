@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..errors import Unreadable
+from .files import open_input
 from .kineto import Kind, TraceMeta, TraceTables
-from .records import check_size
 from .tables import build_trace_tables, intern
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -69,14 +69,12 @@ def read_nsys_sqlite(path: str, max_bytes: int) -> TraceTables:
     Unreadable for a file over `max_bytes`, not SQLite, corrupt, or not an nsys export."""
     name = os.path.basename(path)
     try:
-        size = os.path.getsize(path)
-        with open(path, "rb") as handle:
+        with open_input(path, max_bytes, "Nsight Systems export") as handle:
             magic = handle.read(len(SQLITE_MAGIC))
     except OSError as exc:
         raise Unreadable(f"{name}: cannot read ({exc.strerror or exc})") from None
-    check_size(name, size, max_bytes, "Nsight Systems export")
     if magic != SQLITE_MAGIC:
-        raise Unreadable(f"{name}: not an SQLite database (starts with {magic[:16]!r})")
+        raise Unreadable(f"{name}: not an SQLite database (no SQLite header)")
     quoted = urllib.parse.quote(os.path.abspath(path))
     try:
         connection = sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True)

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Unreadable
-from .records import check_size, human_bytes
+from .files import check_size, human_bytes
 
 PROFILE_SUFFIXES = (".prof", ".pstats", ".cprofile")
 DEFAULT_TIMEOUT_S = 120.0

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Protocol
 import msgspec
 
 from ..errors import Unreadable
+from .files import open_input
 
 SUPPORTED_VERSION = 1
 # Record integers become int64 columns: a value outside int64 makes its line malformed instead
@@ -22,22 +23,6 @@ _LONE_SURROGATE = re.compile(
     rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 )
-
-
-def human_bytes(n: int) -> str:
-    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
-        if n >= scale:
-            return f"{n / scale:.1f} {unit}"
-    return f"{n} B"
-
-
-def check_size(name: str, size: int, max_bytes: int, what: str = "file") -> None:
-    """Refuse a file over the per-file limit, saying how to raise it."""
-    if size > max_bytes:
-        raise Unreadable(
-            f"{name} is {human_bytes(size)}, over the {human_bytes(max_bytes)} limit for one "
-            f"{what} (TB_PERF_MAX_FILE_MB raises it)"
-        )
 
 
 @dataclass
@@ -59,7 +44,7 @@ def read_header(first_line: bytes, path: str, schema: str) -> None:
     except (msgspec.DecodeError, RecursionError):
         raise Unreadable(f"{name}: the first line is not a JSON header") from None
     if not isinstance(header, dict) or header.get("schema") != schema:
-        raise Unreadable(f"{name}: not a {schema} file (header {first_line[:80]!r})")
+        raise Unreadable(f"{name}: not a {schema} file (its first line is another header)")
     version = header.get("version")
     if version != SUPPORTED_VERSION:
         raise Unreadable(
@@ -85,8 +70,7 @@ def read_json_lines(
     reported. A last line without its newline is left unread: a live writer may be in the
     middle of it.
     """
-    check_size(os.path.basename(path), os.path.getsize(path), max_bytes)
-    with open(path, "rb") as handle:
+    with open_input(path, max_bytes) as handle:
         handle.seek(offset)
         data = handle.read(max_bytes)
     if on_progress is not None:

@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Unreadable
-from .records import check_size
+from .files import check_size
 
 SNAPSHOT_SUFFIXES = (".pickle", ".pkl")
 # Trace actions torch writes (c10/cuda/CUDACachingAllocator.h, TraceEntry::Action); codes are

@@ -8,7 +8,8 @@ import os
 import msgspec
 
 from ..errors import Unreadable
-from .records import Int64, check_size
+from .files import open_input
+from .records import Int64
 
 SCHEMA = "tb_perf.task_summary"
 VERSION = 1
@@ -53,9 +54,8 @@ def read_task_summary(path: str, max_bytes: int) -> TaskSummary:
     """One summary file; raises Unreadable for another schema or version, or a malformed one."""
     name = os.path.basename(path)
     try:
-        check_size(name, os.path.getsize(path), max_bytes, "task summary")
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+        with open_input(path, max_bytes, "task summary") as handle:
+            data = handle.read(max_bytes)
     except OSError as exc:
         raise Unreadable(f"{name}: cannot be read ({exc.strerror or exc})") from None
     try:

@@ -241,7 +241,7 @@ def test_task_summary_over_the_limit_is_refused(tmp_path):
 def test_metadata_over_its_fixed_limit_is_refused(tmp_path):
     path = tmp_path / "rank0.x.meta.json"
     path.write_bytes(b'{"schema": "tb_perf.meta", "pad": "' + b"x" * (1 << 20) + b'"}')
-    with pytest.raises(Unreadable, match="larger than"):
+    with pytest.raises(Unreadable, match="over the 1.0 MB limit for one metadata file"):
         read_meta(str(path))
 
 
