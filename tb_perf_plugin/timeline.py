@@ -326,6 +326,10 @@ class Timeline:
         key = self.ev["source"][linked].astype(np.int64) * (1 << 40) + corr[linked]
         launch_idx, device_idx = linked[is_launch], linked[is_device]
         launch_key, device_key = key[is_launch], key[is_device]
+        if not len(launch_key) or not len(device_key):
+            # launches without device events (a CUPTI range-profiler trace, a trace cut
+            # short) or device events without launches: nothing to link
+            return partner
         order = np.argsort(device_key, kind="stable")
         sorted_keys = device_key[order]
         pos = np.searchsorted(sorted_keys, launch_key)
