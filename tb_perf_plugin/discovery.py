@@ -22,6 +22,7 @@ logger = logging.getLogger(__name__)
 PLUGIN_DIR = os.path.join("plugins", "tb_perf")
 IMPORTED_DIR = os.path.join(PLUGIN_DIR, "imported")
 LIVE_WINDOW_NS = 60 * 10**9  # a writer that wrote within this window and did not close is live
+IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
 _WRITER_FILE = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.([a-z_]+)\.(jsonl|json)$")
 _TASK_SUMMARY = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.task-[A-Za-z0-9_-]+\.summary\.json$")
 _TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
@@ -151,11 +152,20 @@ class Run:
         return "finished" if statuses == {"finished"} else "stopped"
 
     def signature(self) -> tuple:
-        """Changes whenever a file of the run changes (the cache key of its tables)."""
+        """Changes whenever a file of the run changes (the cache key of its tables), and once
+        more when a recent file becomes old enough not to be still being written: what was
+        read of it while it was may have been a half-written file's error."""
         paths = [p for w in self.writers for p in [*sorted(w.files.values()), *w.task_summaries]]
         paths += self.traces
         paths += [f.path for f in self.imported]
-        return tuple((path, *file_version(path)) for path in paths)
+        now = time.time_ns()
+        versions = [(path, *file_version(path)) for path in paths]
+        return tuple((*v, now - v[2] < IN_PROGRESS_NS) for v in versions)
+
+
+def recently_changed(path: str) -> bool:
+    """Whether the file changed within IN_PROGRESS_NS (OSError if it is gone)."""
+    return time.time_ns() - os.stat(path).st_mtime_ns < IN_PROGRESS_NS
 
 
 def file_version(path: str) -> tuple[int, int]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,7 +46,7 @@ from .analysis.modules import (
 from .analysis.operators import aggregate_operators, named_operator_events
 from .analysis.ranks import collective_waits_by_rank
 from .analysis.rules import find_all
-from .discovery import ImportedFile, Run, now_ns
+from .discovery import ImportedFile, Run, now_ns, recently_changed
 from .errors import Unreadable
 from .executor import shares_disk
 from .ingest.cache import TraceCache, cache_key, ingest_to_cache
@@ -74,7 +73,6 @@ from .ingest.timer import (
 from .ingest.transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
 from .timeline import RankInput, Timeline
 
-IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
 STILL_WRITING = "still being written; shown once complete"  # an unreadable file's warning then
 _PROFILER_STEP = re.compile(r"^ProfilerStep#(\d+)$")
 
@@ -370,7 +368,7 @@ def _size(path: str) -> int:
 
 def _trace_problem(path: str, name: str, message: str) -> str:
     try:
-        recent = time.time_ns() - os.stat(path).st_mtime_ns < IN_PROGRESS_NS
+        recent = recently_changed(path)
     except OSError:
         return f"{name}: disappeared while reading"
     if recent:

@@ -365,7 +365,7 @@ class RunService:
     def tables(self, run: Run, wait_s: float | None = None) -> RunTables | Progress:
         """The run's tables, or the ingest progress if not ready within `wait_s` seconds."""
         signature = run.signature()
-        total = sum(max(size, 0) for path, size, _ in signature if not path.endswith(".meta.json"))
+        total = sum(max(size, 0) for path, size, *_ in signature if not path.endswith(".meta.json"))
 
         def work(job: _Job) -> RunTables:
             self.trace_cache.writable()  # warns here, once, if parsed tables stay in memory

@@ -347,16 +347,11 @@ def test_compare_with_a_run_without_steps_names_the_real_reason(client):
     assert "world sizes differ" not in (body["ranks"]["note"] or ""), body["ranks"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 16 build item 5: a 'still being written' warning "
-    "is kept for as long as the file does not change (reported, run_tables.py)",
-)
 def test_a_finished_empty_trace_stops_being_still_written(tmp_path, monkeypatch):
     """A complete trace with an empty event list, first read within IN_PROGRESS_NS of its
     write, is "still being written; shown once complete"; once it is old enough it is a
     trace that holds no events. The clock is moved by making IN_PROGRESS_NS 0."""
-    from tb_perf_plugin import run_tables
+    from tb_perf_plugin import discovery
 
     logdir = tmp_path / "logs"
     trace_variants.write_run(logdir / "empty", [{"schemaVersion": 1, "traceEvents": []}])
@@ -364,7 +359,7 @@ def test_a_finished_empty_trace_stops_being_still_written(tmp_path, monkeypatch)
     answers = Answers(client)
     status, summary = answers.get("summary", run="empty")
     assert status == 200 and any("still being written" in w for w in summary["warnings"])
-    monkeypatch.setattr(run_tables, "IN_PROGRESS_NS", 0)  # the file is now old enough
+    monkeypatch.setattr(discovery, "IN_PROGRESS_NS", 0)  # the file is now old enough
     status, summary = answers.get("summary", run="empty")
     assert status == 404 and "holds no events" in summary["error"]["message"]
 
