@@ -8,7 +8,6 @@ a slow machine is seconds, so the verdict does not depend on how busy the machin
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import gzip
 import json
@@ -30,26 +29,13 @@ from tb_perf_plugin.ingest.files import open_input
 from tb_perf_plugin.ingest.tasks import read_task_summary
 from tb_perf_plugin.service import RunService
 from tests.conftest import REPO
+from tests.fuzz._fuzz import watchdog
 from tests.plugin.conftest import PluginClient
 
 SECRET = "TB-PERF-SECRET-OUTSIDE-f00d"
 PLUGIN = Path("plugins") / "tb_perf"
 PREFIX = "rank1.h.2"
 HANG_S = 60
-
-
-@contextlib.contextmanager
-def no_hang(seconds: float = HANG_S):
-    def expire(signum, frame):
-        raise AssertionError(f"no answer after {seconds} s: a hang")
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _valid_run(logdir: Path, name: str = "good") -> Path:
@@ -127,7 +113,7 @@ def test_links_out_of_the_logdir_are_never_read(tmp_path):
     inside = run / "inside.pt.trace.json.gz"  # a link that stays inside keeps working
     os.symlink(next((run / PLUGIN).glob("rank0.*.pt.trace.json.gz")), inside)
     client = PluginClient(logdir)
-    with no_hang():
+    with watchdog(HANG_S):
         bodies = _answers(client, "good")
         export = tmp_path / "merged.json"
         assert cli_main(["export-trace", str(run), "-o", str(export)]) == 0
@@ -149,7 +135,7 @@ def test_following_links_is_the_owners_opt_in(tmp_path):
     os.symlink(_outside(tmp_path) / "trace.json", run / "rank0.1.pt.trace.json")
     assert discovery.discover_runs(str(logdir)) == {}  # the run's only file is refused
     assert discovery.discover_runs(str(logdir), follow_links=True)["r"].traces
-    with no_hang():
+    with watchdog(HANG_S):
         ops = PluginClient(logdir, follow_links=True).json("operators", run="r")
     assert SECRET in json.dumps(ops)
 
@@ -178,7 +164,7 @@ def test_fifos_hang_nothing(tmp_path):
         _fifos(_valid_run(logdir, name))
     shutil.copytree(REPO / "sample_runs" / "ddp_slow_data", logdir / "fresh")
     client = PluginClient(logdir)
-    with no_hang():
+    with watchdog(HANG_S):
         for name in ("a", "b"):
             bodies = _answers(client, name)
             assert all(client.get("tasks", run=name).status_code == 200 for _ in range(5))
@@ -194,7 +180,7 @@ def test_fifos_hang_nothing(tmp_path):
 def test_a_fifo_or_device_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "x.json"
     os.mkfifo(fifo)
-    with no_hang():
+    with watchdog(HANG_S):
         for path in (fifo, "/dev/zero", "/dev/null", "/dev/full", "/dev/urandom", tmp_path):
             with pytest.raises(Unreadable, match="not a regular file"):
                 open_input(str(path), 1 << 20)
@@ -219,7 +205,7 @@ def test_devices_are_refused_even_when_links_are_followed(tmp_path):
     os.symlink("/dev/zero", run / PLUGIN / f"{PREFIX}.task-DIT.summary.json")
     os.symlink("/dev/zero", run / PLUGIN / f"{PREFIX}.steps1-1.pt.trace.json")
     client = PluginClient(logdir, follow_links=True)
-    with no_hang():
+    with watchdog(HANG_S):
         tasks = client.json("tasks", run="good")
         summary = client.json("summary", run="good")
     assert tasks["tasks"] == []
@@ -324,7 +310,7 @@ def _die(_: str) -> int:
 def test_a_killed_worker_is_that_files_warning_and_the_pool_recovers(tmp_path):
     pool = ProcessPool(max_workers=2)
     try:
-        with no_hang():
+        with watchdog(HANG_S):
             assert pool.submit(_die_once, str(tmp_path / "marker")).result() > 0  # retried once
             dying = pool.submit(_die, "x")
             with pytest.raises(Unreadable, match="died"):
@@ -344,7 +330,7 @@ def test_the_service_parses_after_a_worker_was_killed(tmp_path, monkeypatch):
         _valid_run(logdir, name)
     service = RunService(str(logdir))
     pool = service._executor.get()
-    with no_hang():
+    with watchdog(HANG_S):
         victim = pool.submit(_pid, 0).result()
         os.kill(victim, signal.SIGKILL)
         for name in ("a", "b"):
