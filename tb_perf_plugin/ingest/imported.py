@@ -21,6 +21,7 @@ import os
 import secrets
 import shutil
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
@@ -86,6 +87,23 @@ def sniff(path: str) -> Sniffed:
     return sniff_bytes(head, os.path.basename(path))
 
 
+def _inflated_heads(head: bytes) -> Iterator[bytes]:
+    """What the first gzip member in `head` holds, then with each next member added, up to
+    HEAD_BYTES (a member may end before the trace's key does: writers that flush per block
+    make one member each). The first member's damage is the file's; a later one's is left to
+    the reader to report."""
+    inflater = zlib.decompressobj(wbits=47)
+    out = inflater.decompress(head, HEAD_BYTES)
+    yield out
+    while inflater.eof and inflater.unused_data.startswith(GZIP_MAGIC) and len(out) < HEAD_BYTES:
+        head, inflater = inflater.unused_data, zlib.decompressobj(wbits=47)
+        try:
+            out += inflater.decompress(head, HEAD_BYTES - len(out))
+        except zlib.error:
+            return
+        yield out
+
+
 def sniff_bytes(head: bytes, name: str) -> Sniffed:
     """The kind of a file that starts with `head` (`name` only words the reason)."""
     if not head:
@@ -93,14 +111,16 @@ def sniff_bytes(head: bytes, name: str) -> Sniffed:
     if head.startswith(SQLITE_MAGIC):
         return Sniffed(FileKind.NSYS, "SQLite database (an Nsight Systems export)")
     if head.startswith(GZIP_MAGIC):
+        reasons = []
         try:
-            inflated = zlib.decompressobj(wbits=47).decompress(head, HEAD_BYTES)
+            for inflated in _inflated_heads(head):
+                found = _sniff_text(inflated)
+                if found.kind is FileKind.KINETO:
+                    return Sniffed(FileKind.KINETO, "gzip-compressed JSON trace")
+                reasons.append(found.reason)
         except zlib.error as exc:
             return Sniffed(None, f"corrupt gzip data ({exc})")
-        found = _sniff_text(inflated)
-        if found.kind is FileKind.KINETO:
-            return Sniffed(FileKind.KINETO, "gzip-compressed JSON trace")
-        return Sniffed(None, f"gzip file that holds no JSON trace ({found.reason})")
+        return Sniffed(None, f"gzip file that holds no JSON trace ({reasons[0]})")
     if head[0] in _MARSHAL_DICT and len(head) > 1 and head[1] in _MARSHAL_FIRST_KEY:
         return Sniffed(FileKind.PSTATS, "marshal'd cProfile statistics")
     found = _sniff_text(head)

@@ -208,6 +208,7 @@ _RAW_LIST_DECODER = msgspec.json.Decoder(list[msgspec.Raw])
 _EVENT_DECODER = msgspec.json.Decoder(_Event)  # type: ignore[valid-type]
 _OUTER_DECODER = msgspec.json.Decoder(_Outer)
 _TRACE_EVENTS_KEY = re.compile(rb'"traceEvents"\s*:\s*\[')
+_KEY_OVERLAP = 4096  # bytes searched again for the key when the next block comes
 _EVENT_CUT = re.compile(rb"\}\s*,\s*\{")
 
 SLICE_COLUMNS = {
@@ -730,6 +731,7 @@ class _NeedsOneProcess(Exception):
     """The trace cannot be split between processes (B/E pairs, a chunk cut inside a string)."""
 
 
+_GZIP_MIN_BYTES = 18  # header and trailer
 HELPER_MIN_BYTES = 48 << 20  # decompressed; smaller traces are not worth a process
 
 
@@ -746,8 +748,9 @@ def _helper_worthwhile(path: str) -> bool:
 def _decompressed_size(path: str) -> int:
     """The gzip trailer's size (modulo 4 GiB, of the last member), else the file's size."""
     with open_input(path, None) as handle:
-        if handle.read(2) != b"\x1f\x8b":
-            return os.fstat(handle.fileno()).st_size
+        size = os.fstat(handle.fileno()).st_size
+        if handle.read(2) != b"\x1f\x8b" or size < _GZIP_MIN_BYTES:
+            return size
         handle.seek(-4, os.SEEK_END)
         return int.from_bytes(handle.read(4), "little")
 
@@ -810,26 +813,36 @@ def _read_header(
     """Consume blocks until the start of the events array; return (header, rest, is_bare),
     where `rest` starts with the array's "[" and the header is what comes before it."""
     seen = bytearray()
+    leading = 0  # whitespace before the document, dropped as it comes
     for block in blocks:
         if on_progress is not None:
             on_progress(len(block))
+        if not seen:
+            stripped = block.lstrip()
+            leading += len(block) - len(stripped)
+            if not stripped:
+                if leading > MAX_EVENT_BYTES:
+                    break
+                continue
+            if stripped[:1] == b"[":  # 2020 schema: the whole file is the events array
+                return b"", bytearray(stripped), True
+            if stripped[:1] != b"{":
+                raise Unreadable(f"{name}: not a JSON trace (it does not start with {{ or [)")
+            block = stripped
+        resume = max(0, len(seen) - _KEY_OVERLAP)  # the key may straddle two blocks
         seen += block
-        stripped = seen.lstrip()
-        if not stripped:
-            continue
-        if stripped[:1] == b"[":  # 2020 schema: the whole file is the events array
-            offset = len(seen) - len(stripped)
-            return b"", bytearray(seen[offset:]), True
-        if stripped[:1] != b"{":
-            raise Unreadable(f"{name}: not a JSON trace (it does not start with {{ or [)")
-        match = _TRACE_EVENTS_KEY.search(seen)
+        match = _TRACE_EVENTS_KEY.search(seen, resume)
         if match:
             return bytes(seen[: match.end() - 1]), bytearray(seen[match.end() - 1 :]), False
-        if len(seen) > 64 << 20:
+        if len(seen) > MAX_EVENT_BYTES:
             break
-    if seen.strip():
+    if seen:
         raise Unreadable(f'{name}: no "traceEvents" array found; not a Chrome/Kineto trace')
-    raise Unreadable(f"{name}: the file is empty")
+    raise Unreadable(
+        f"{name}: the file holds nothing but whitespace"
+        if leading
+        else f"{name}: the file is empty"
+    )
 
 
 def _last_cut(buffer: bytearray, end: int) -> re.Match | None:
