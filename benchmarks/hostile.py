@@ -7,7 +7,8 @@ Two logdirs are made in a temporary folder: `clean` holds copies of two demo run
 issue 16 at once: links to files outside the logdir of every kind, a FIFO named like every
 file a reader opens, links to /dev/zero, a "set bomb" snapshot pickle (12 MB of EMPTY_SET
 opcodes), a snapshot whose allocations share one 100,000-frame stack, a 1 MB gzip of a trace
-head and 1 GiB of spaces, and an unlistable folder. With `--busy` busy loops beside it (other
+head and 1 GiB of spaces, a cProfile file whose keys all collide in the hash table, and an
+unlistable folder. With `--busy` busy loops beside it (other
 work on both cores), each server is started (TensorBoard's server with tb_perf only, a fresh
 cache), every route of the hostile run is asked once (in threads, not waited for), and then
 `runs` and the valid run's `summary` are timed `--requests` times each (after the first 200).
@@ -68,6 +69,17 @@ def long_shared_stack(path: Path) -> None:
     path.write_bytes(pickle.dumps(snapshot, protocol=4))
 
 
+def colliding_profile(path: Path, keys: int = 160_000) -> None:
+    """A cProfile file of int keys that all hash to 0 (multiples of 2**61 - 1): quadratic for
+    `marshal.loads`, the whole 120 s parser budget at 2.8 MB (issue 16, item 9). Assembled by
+    hand: building the dict here would cost this process the same time."""
+    import marshal
+
+    step = 2**61 - 1
+    pairs = b"".join(marshal.dumps(k * step) + marshal.dumps(None) for k in range(1, keys + 1))
+    path.write_bytes(b"{" + pairs + b"0")
+
+
 def spaces_after_a_trace_head(path: Path) -> None:
     """1 MB of gzip: a trace's head, then 1 GiB of spaces (issue 16, item 6)."""
     with gzip.open(path, "wb", compresslevel=9) as out:
@@ -100,6 +112,7 @@ def hostile_run(run: Path, outside: Path) -> None:
     set_bomb(plugin / "rank0.h.1.snapshot.bomb.1.pickle")
     long_shared_stack(plugin / "rank0.h.1.snapshot.stack.1.pickle")
     spaces_after_a_trace_head(plugin / "rank8.h.9.steps1-1.pt.trace.json.gz")
+    colliding_profile(run / "rank0.colliding.prof")
     locked = run / "locked"
     locked.mkdir()
     locked.chmod(0)

@@ -19,6 +19,7 @@ import functools
 import multiprocessing
 import os
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -153,6 +154,7 @@ class ProcessPool(concurrent.futures.Executor):
         self._lock = threading.Lock()
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._submitted = 0  # to the current pool
+        self._retired: weakref.WeakSet = weakref.WeakSet()  # still finishing their tasks
         self._closed = False
 
     def _current(self) -> concurrent.futures.ProcessPoolExecutor:
@@ -168,6 +170,7 @@ class ProcessPool(concurrent.futures.Executor):
             pool = self._pool
         if retired is not None:
             retired.shutdown(wait=False)  # its queued tasks still run
+            self._retired.add(retired)
         return pool
 
     def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
@@ -229,8 +232,9 @@ class ProcessPool(concurrent.futures.Executor):
         with self._lock:
             self._closed = True
             pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+            pools = [*self._retired, *([pool] if pool is not None else [])]
+        for each in pools:  # waiting: no pool's manager thread is left closing at exit
+            each.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 def shares_disk(executor: concurrent.futures.Executor) -> bool:
@@ -290,5 +294,5 @@ class LazyExecutor:
     def shutdown(self) -> None:
         with self._lock:
             if self._executor is not None:
-                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor.shutdown(wait=True, cancel_futures=True)
                 self._executor = None
