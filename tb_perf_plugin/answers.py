@@ -284,3 +284,98 @@ def summary_json(
         "spans_truncated": len(table) > MAX_SPAN_ROWS,
         "warnings": warnings,
     }
+
+
+# --- why a view is empty (each route's `empty_reason`: a sentence, null when not empty) ------
+
+
+def _scope(selected: int | None) -> str:
+    return "this run" if selected is None else f"rank {selected} of this run"
+
+
+def _its_traces(traces: int) -> str:
+    return "its trace holds" if traces == 1 else f"its {traces} traces hold"
+
+
+def kernels_empty_reason(traces: int, selected: int | None) -> str:
+    """Why the kernels route has no rows, given how many traces the selection has."""
+    if not traces:
+        return (
+            f"No GPU kernels in {_scope(selected)}: it has no traces (kernels come from the GPU "
+            "kernel events of torch.profiler traces or imported Nsight Systems exports)."
+        )
+    return (
+        f"No GPU kernels in {_scope(selected)}: {_its_traces(traces)} no GPU kernel events "
+        "(device activity was not recorded: torch.profiler without ProfilerActivity.CUDA, or "
+        "a CUPTI range-profiler trace)."
+    )
+
+
+def operators_empty_reason(traces: int, selected: int | None) -> str:
+    """Why the operators route has no rows, given how many traces the selection has."""
+    if not traces:
+        return (
+            f"No operators in {_scope(selected)}: it has no traces (operators come from the CPU "
+            "operator events of torch.profiler traces)."
+        )
+    return (
+        f"No operators in {_scope(selected)}: {_its_traces(traces)} no CPU operator events "
+        "(host activity was not recorded: torch.profiler without ProfilerActivity.CPU, or a "
+        "GPU-only trace)."
+    )
+
+
+def memory_empty_reason(trace_memory_events: int, selected: int | None) -> str:
+    """Why the memory route has no ranks, given the [memory] events of the selection's traces."""
+    reason = (
+        f"No MemorySampler records in {_scope(selected)}: the Memory view reads MemorySampler "
+        "records (wrap the training loop in “with MemorySampler(timer):”, from collectors) and "
+        "memory snapshots."
+    )
+    if trace_memory_events:
+        reason += (
+            f" The {trace_memory_events} [memory] events of its torch.profiler traces are not "
+            "shown here yet (the Timeline draws their allocated totals, where recorded, as a "
+            "counter lane)."
+        )
+    return reason
+
+
+def modules_empty_reason(source: str | None, traces: int, selected: int | None) -> str:
+    """Why the modules route has no rows (`source`: the run's module data's, null if none)."""
+    if source is not None:  # the run has module calls, not of this rank
+        return f"No module calls recorded on rank {selected}; select another rank."
+    traced = "its traces hold no module events" if traces else "it has no traces"
+    return (
+        f"No module calls in {_scope(selected)}: no ModuleProfiler records, and {traced}. Wrap "
+        "the model in collectors.ModuleProfiler(model, timer) for forward and backward time per "
+        "attribute path; or record traces with Lightning's PyTorchProfiler ([pl][module] "
+        "labels), or with profile_steps(..., with_stack=True) (nn.Module: events) in eager mode."
+    )
+
+
+def python_empty_reason(
+    files: int, functions: int, query: str | None, unreadable: bool, selected: int | None
+) -> str:
+    """Why the python route has no rows: no (readable) profile files, none with functions, or
+    none matching `query`."""
+    if not files and unreadable:
+        return f"No readable cProfile/pstats files in {_scope(selected)}: see the warnings."
+    if not files:
+        return (
+            f"No cProfile/pstats files in {_scope(selected)} (drop .prof files into the run "
+            "directory or its plugins/tb_perf/imported/, or use `tb-perf ingest`)."
+        )
+    if not functions:
+        return "The run's cProfile/pstats files hold no functions."
+    return f"No function matches {query!r}." if query else "No function matches."
+
+
+def tasks_empty_reason(unreadable: bool) -> str:
+    """Why the tasks route has no tasks."""
+    if unreadable:
+        return "No readable profile_task summaries in this run: see the warnings."
+    return (
+        "No profile_task summaries in this run (<prefix>.task-<type>.summary.json, written by "
+        "profile_task when PROFILE_TASK_TYPES is set; docs/CAPTURE.md)."
+    )

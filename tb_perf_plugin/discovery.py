@@ -8,7 +8,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 from .errors import TbPerfError
@@ -73,13 +73,21 @@ class Run:
     @property
     def ranks(self) -> list[int]:
         """Ranks of the collector files, and of traces as far as their names tell (ingest may
-        learn better from a trace's distributedInfo)."""
-        ranks = {w.rank for w in self.writers}
+        learn better from a trace's distributedInfo: `ranks_after_reading`)."""
+        return self.ranks_after_reading((), ())
+
+    def ranks_after_reading(self, read: Collection[str], found: Iterable[int]) -> list[int]:
+        """The ranks once the files at the paths `read` were read and gave the ranks `found`
+        (a trace's own rank: its metadata or distributedInfo): those, the collector files'
+        ranks, and the ranks the names of the other trace and imported files tell (files new
+        since the read). A file that was read and gave no rank (unreadable) adds none."""
+        ranks = {w.rank for w in self.writers} | set(found)
         prefixes = tuple(w.prefix + "." for w in self.writers)
         for path in self.traces:
-            if not os.path.basename(path).startswith(prefixes):
+            if path not in read and not os.path.basename(path).startswith(prefixes):
                 ranks.add(self.rank_from_trace_name(path))
-        ranks |= {self.rank_from_file_name(f.path) for f in self.imported if f.kind is not None}
+        ranks |= {self.rank_from_file_name(f.path) for f in self.imported
+                  if f.kind is not None and f.path not in read}  # fmt: skip
         return sorted(ranks)
 
     def snapshot_rank(self, path: str) -> int | None:

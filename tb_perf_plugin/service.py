@@ -58,12 +58,18 @@ from .analysis.ranks import (
 from .answers import (
     MAX_SERIES_POINTS,
     heatmap_json,
+    kernels_empty_reason,
+    memory_empty_reason,
     memory_json,
+    modules_empty_reason,
     name_totals,
     ncu_json,
+    operators_empty_reason,
+    python_empty_reason,
     python_rows,
     summary_json,
     system_json,
+    tasks_empty_reason,
 )
 from .discovery import Run, discover_runs, file_version, now_ns
 from .errors import ExecutorUnavailable, InvalidArgument, NotFound, TbPerfError, Unreadable
@@ -78,6 +84,7 @@ from .remote import RemoteMirror, is_remote, local_path
 from .run_tables import (
     RunAnalysis,
     RunTables,
+    TraceFile,
     analyze_run,
     build_timeline,
     clock_to_rank0,
@@ -267,11 +274,16 @@ class RunService:
         return bool(self.discover(wait_s=0))  # asked on every plugin listing: never waits
 
     def runs(self) -> list[dict[str, Any]]:
+        """The runs, with their ranks as their read tables tell where the service holds them
+        (never read here), else as their files' names tell (docs/HTTP_API.md)."""
         now = now_ns()
+        runs = sorted(self.discover().items())
+        with self._lock:
+            read = {key[0]: kept[1] for key, kept in self._results.items() if key[1] == "tables"}
         return [
-            {"name": run.name, "ranks": run.ranks, "sources": run.sources,
-             "updated_ns": run.updated_ns, "status": run.status(now)}
-            for _, run in sorted(self.discover().items())
+            {"name": name, "ranks": _run_ranks(run, read[name]) if name in read else run.ranks,
+             "sources": run.sources, "updated_ns": run.updated_ns, "status": run.status(now)}
+            for name, run in runs
         ]  # fmt: skip
 
     def find_run(self, name: str | None) -> Run:
@@ -426,7 +438,7 @@ class RunService:
         tables = self.tables(run, self._wait(wait_s))
         if isinstance(tables, Progress):
             return tables
-        ranks = sorted(set(run.ranks) | set(tables.ranks))
+        ranks = _run_ranks(run, tables)
         selected = self.parse_rank(ranks, rank)
         extras = self._from_tables(run, "rank_compute", _rank_compute, self._wait(wait_s))
         if isinstance(extras, Progress):
@@ -473,7 +485,7 @@ class RunService:
         if isinstance(analysis, Progress):
             return run, analysis, None
         tables = self.tables(run, None)
-        return run, analysis, self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
+        return run, analysis, self.parse_rank(_run_ranks(run, tables), rank)
 
     def findings(
         self, run_name: str | None, wait_s: float | None = INLINE_WAIT
@@ -523,12 +535,14 @@ class RunService:
         if selected is not None:
             events = events[events["rank"] == selected]
         table = aggregate_operators(events, by_input_dims=group_by == "input_dims")
+        traces = len(_selected_traces(self.tables(run, None), selected))
         return {
             "run": run.name,
             "rank": selected,
             "group_by": "input_dims" if group_by == "input_dims" else "name",
             "total_rows": len(table),
             "rows": table.head(count).to_dict(orient="records"),
+            "empty_reason": None if len(table) else operators_empty_reason(traces, selected),
         }
 
     def module_data(self, run: Run, wait_s: float | None = None) -> ModuleData | Progress:
@@ -543,7 +557,7 @@ class RunService:
         if isinstance(data, Progress):
             return run, data, None, None
         tables = self.tables(run, None)
-        ranks = sorted(set(run.ranks) | set(tables.ranks))
+        ranks = _run_ranks(run, tables)
         return run, data, self.parse_rank(ranks, rank), tables
 
     def modules(
@@ -555,6 +569,8 @@ class RunService:
         if isinstance(data, Progress):
             return data
         view = data.view(selected)
+        traces = len(_selected_traces(tables, selected))
+        empty = None if view["rows"] else modules_empty_reason(data.source, traces, selected)
         settings = [
             (w.rank, w.meta.modules)
             for w in run.writers
@@ -573,6 +589,7 @@ class RunService:
             "total_rows": len(view["rows"]),
             "rows": view["rows"][:MAX_MODULE_ROWS],
             "warnings": tables.module_warnings,
+            "empty_reason": empty,
         }
 
     def module_steps(
@@ -649,6 +666,7 @@ class RunService:
         if len(metrics):
             table = join_kernel_metrics(table, metrics)
             ncu = ncu_json(table, metrics)
+        traces = len(_selected_traces(tables, selected))
         return {
             "run": run.name,
             "rank": selected,
@@ -656,6 +674,7 @@ class RunService:
             "rows": table.head(count).replace({np.nan: None}).to_dict(orient="records"),
             "devices": devices,
             "ncu": ncu,
+            "empty_reason": None if len(table) else kernels_empty_reason(traces, selected),
         }
 
     def tasks(self, run_name: str | None) -> dict[str, Any]:
@@ -677,7 +696,8 @@ class RunService:
                 body["operators"] = [msgspec.to_builtins(o) for o in summary.operators]
                 tasks.append({**body, "rank": writer.rank, "file": _relative(run, path)})
         tasks.sort(key=lambda task: (task["task_type"].lower(), task["rank"]))
-        return {"run": run.name, "tasks": tasks, "warnings": warnings}
+        empty = None if tasks else tasks_empty_reason(bool(warnings))
+        return {"run": run.name, "tasks": tasks, "warnings": warnings, "empty_reason": empty}
 
     def python(
         self,
@@ -701,7 +721,7 @@ class RunService:
         tables = self.tables(run, self._wait(wait_s))
         if isinstance(tables, Progress):
             return tables
-        selected = self.parse_rank(sorted(set(run.ranks) | set(tables.ranks)), rank)
+        selected = self.parse_rank(_run_ranks(run, tables), rank)
         rows, files = tables.python_profiles, tables.python_profile_files
         if selected is not None:
             rows, files = rows[rows["rank"] == selected], files[files["rank"] == selected]
@@ -712,6 +732,12 @@ class RunService:
             table = table[table["function"].str.contains(query, case=False, regex=False)]
         numeric = key not in ("function", "name", "filename")
         table = table.sort_values(key, ascending=not numeric, kind="stable", na_position="last")
+        warnings = _python_warnings(run, tables.warnings)
+        empty = (
+            None
+            if len(table)
+            else python_empty_reason(len(files), len(every), query, bool(warnings), selected)
+        )
         return {
             "run": run.name,
             "rank": selected,
@@ -727,7 +753,8 @@ class RunService:
                 {key: f[key] if key == "file" else int(f[key]) for key in PYTHON_FILE_KEYS}
                 for f in files.sort_values(["rank", "file"]).to_dict(orient="records")
             ],
-            "warnings": _python_warnings(run, tables.warnings),
+            "warnings": warnings,
+            "empty_reason": empty,
         }
 
     def timeline_meta(
@@ -852,6 +879,7 @@ class RunService:
             if f.kind in MEMORY_KINDS and (selected is None or selected in f.ranks)
         ]
         leaking = {r for f in analysis.findings if f.kind == "memory_leak" for r in f.ranks}
+        traced = sum(len(t.tables.memory["ts"]) for t in _selected_traces(tables, selected))
         return {
             "run": run.name,
             "rank": selected,
@@ -862,6 +890,7 @@ class RunService:
             "findings": findings,
             "snapshots": _snapshots_json(run, selected),
             "warnings": tables.memory_warnings + analysis.snapshot_warnings,
+            "empty_reason": None if memories else memory_empty_reason(traced, selected),
         }
 
     def gpu(
@@ -874,7 +903,7 @@ class RunService:
         tables = self.tables(run, self._wait(wait_s))
         if isinstance(tables, Progress):
             return tables
-        ranks = sorted(set(run.ranks) | set(tables.ranks))
+        ranks = _run_ranks(run, tables)
         selected = self.parse_rank(ranks, rank)
         system, gpus = tables.system, tables.gpus
         shown = [r for r in sorted(system["rank"].unique().tolist()) if selected in (None, r)]
@@ -942,14 +971,16 @@ class RunService:
         summary = memory_snapshot.snapshot_summary(snap)
         origin = summary["time"]["start"] if summary["time"] else 0
         devices = []
+        share = memory_snapshot.SNAPSHOT_BYTES // (2 * max(len(summary["devices"]), 1))
         for device in summary["devices"]:
             index = device["device"]
             frames = memory_snapshot.by_first_user_frame(snap, index)
             largest = memory_snapshot.largest_at_peak(snap, index, LARGEST_AT_PEAK)
             devices.append({
                 **_relative_times(device, origin),
-                "largest_at_peak": [_relative_allocation(a, origin) for a in largest],
-                "by_first_user_frame": frames[:SNAPSHOT_ROWS],
+                "largest_at_peak": memory_snapshot.fit(
+                    [_relative_allocation(a, origin) for a in largest], share),
+                "by_first_user_frame": memory_snapshot.fit(frames[:SNAPSHOT_ROWS], share),
                 "frames_total": len(frames),
             })  # fmt: skip
         segments = memory_snapshot.fragmentation(snap)
@@ -1112,6 +1143,18 @@ def _error_only(error: BaseException) -> concurrent.futures.Future:
     future: concurrent.futures.Future = concurrent.futures.Future()
     future.set_exception(text_only)
     return future
+
+
+def _run_ranks(run: Run, tables: RunTables) -> list[int]:
+    """The run's ranks once its tables are read: a trace's own (its distributedInfo, say: the
+    timeline's), not its file name's, so every view agrees (a name's rank only for files new
+    since the read)."""
+    return run.ranks_after_reading({entry[0] for entry in tables.signature}, tables.ranks)
+
+
+def _selected_traces(tables: RunTables, selected: int | None) -> list[TraceFile]:
+    """The traces read of the selected rank (all without one)."""
+    return [t for t in tables.traces if selected is None or t.rank == selected]
 
 
 def _python_warnings(run: Run, warnings: list[str]) -> list[str]:

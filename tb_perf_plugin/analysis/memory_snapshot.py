@@ -20,6 +20,13 @@ Public API (formulas: docs/ANALYSIS.md, "Memory snapshots"; times are in the sna
 - `snapshot_tile(snap, device, t0_ns, t1_ns, width_px) -> dict`: the viewer's stacked bands for
   a window, bounded by TILE_BYTES of JSON.
 - `allocation_details(snap, device, index) -> dict`: one allocation (a tile band's `id`).
+- `fit(rows, max_bytes) -> list`: the first rows whose JSON fits a byte budget.
+
+Every answer is bounded whatever the file holds: a stack is answered with its first frames
+(STACK_FRAMES in `allocation_details`, SUMMARY_FRAMES in `largest_at_peak`, and at most
+STACK_BYTES of JSON each) and `more_frames` / `more_free_frames` count the frames left out;
+the snapshot route fits its per-device lists into SNAPSHOT_BYTES; frame texts are cut when
+read (`ingest.snapshot.MAX_TEXT_CHARS`); tile windows lie within +-TIME_LIMIT_NS.
 """
 
 from __future__ import annotations
@@ -50,6 +57,15 @@ TILE_BYTES = 1_000_000
 MAX_BANDS = 2000
 MAX_WIDTH_PX = 8192
 _TILE_HEADER_BYTES = 1_000  # keys, scalars and brackets of the answer
+# Tile windows lie within +-TIME_LIMIT_NS: with trace times within +-2^62
+# (ingest.snapshot.MAX_TIME_NS) every difference of two times stays within int64
+TIME_LIMIT_NS = 2**62 - 2
+
+# Stacks in answers: the first (innermost) frames, at most this many and this much JSON each
+STACK_FRAMES = 256  # allocation_details
+SUMMARY_FRAMES = 16  # largest_at_peak (the snapshot route: allocation_details has the rest)
+STACK_BYTES = 100_000
+SNAPSHOT_BYTES = 1_000_000  # the snapshot route's per-device lists, all devices together
 
 ALLOCATION_COLUMNS = (
     "addr", "size", "t_alloc", "t_free_requested", "t_free", "allocated_before_trace",
@@ -360,10 +376,39 @@ def _live_at_entry(allocations: pd.DataFrame, entry: int) -> np.ndarray:
     )
 
 
-def _allocation(snap: Snapshot, allocations: pd.DataFrame, index: int) -> dict[str, Any]:
+def _stack_json(
+    snap: Snapshot, stack: int, max_frames: int, max_bytes: int = STACK_BYTES
+) -> tuple[list[dict[str, Any]], int]:
+    """A stack's first frames (innermost first: at most `max_frames`, at most `max_bytes` of
+    JSON) and how many were left out."""
+    frames = snap.stack(stack, max_frames)
+    used = 0
+    for kept, frame in enumerate(frames):
+        used += len(json.dumps(frame)) + 2
+        if used > max_bytes:
+            frames = frames[:kept]
+            break
+    return frames, snap.stack_length(stack) - len(frames)
+
+
+def fit(rows: list[Any], max_bytes: int) -> list[Any]:
+    """The first rows whose JSON (as json.dumps writes it, with separators) takes at most
+    `max_bytes` in all."""
+    used = 0
+    for kept, row in enumerate(rows):
+        used += len(json.dumps(row)) + 2
+        if used > max_bytes:
+            return rows[:kept]
+    return rows
+
+
+def _allocation(
+    snap: Snapshot, allocations: pd.DataFrame, index: int, max_frames: int
+) -> dict[str, Any]:
     row = allocations.iloc[index]
     stack = int(row["stack"])
     group = int(_group_of(snap, np.array([stack]))[0])
+    frames, more = _stack_json(snap, stack, max_frames)
     return {
         "index": index,
         "addr": int(row["addr"]),
@@ -373,19 +418,23 @@ def _allocation(snap: Snapshot, allocations: pd.DataFrame, index: int) -> dict[s
         "allocated_before_trace": bool(row["allocated_before_trace"]),
         "live_at_snapshot": bool(row["live_at_snapshot"]),
         "first_user_frame": _frame(snap, group) if group >= 0 else None,
-        "frames": snap.stack(stack),
+        "frames": frames,
+        "more_frames": more,
     }
 
 
-def largest_at_peak(snap: Snapshot, device: int, n: int) -> list[dict[str, Any]]:
+def largest_at_peak(
+    snap: Snapshot, device: int, n: int, max_frames: int = SUMMARY_FRAMES
+) -> list[dict[str, Any]]:
     """The `n` largest allocations live at the peak of live bytes (its first occurrence, after
-    the trace entry that reached it), largest first, with their allocation frames."""
+    the trace entry that reached it), largest first, with the first `max_frames` frames of
+    their stacks (`more_frames`: how many more it has)."""
     d = _device(snap, device)
     _, entry, _ = _peak(d)
     rows = np.flatnonzero(_live_at_entry(d.allocations, entry))
     sizes = d.allocations["size"].to_numpy()[rows]
     top = rows[np.argsort(-sizes, kind="stable")[: max(n, 0)]]
-    return [_allocation(snap, d.allocations, int(i)) for i in top]
+    return [_allocation(snap, d.allocations, int(i), max_frames) for i in top]
 
 
 def by_first_user_frame(snap: Snapshot, device: int) -> list[dict[str, Any]]:
@@ -552,12 +601,14 @@ def _summary(snap: Snapshot) -> dict[str, Any]:
 
 def allocation_details(snap: Snapshot, device: int, index: int) -> dict[str, Any]:
     """One allocation (row `index` of `allocation_timeline`, a tile band's `id`): size,
-    lifetime, where it was allocated and freed."""
+    lifetime, where it was allocated and freed (each stack's first STACK_FRAMES frames;
+    `more_frames` / `more_free_frames`: how many more it has)."""
     a = _device(snap, device).allocations
     if not 0 <= index < len(a):
         raise InvalidArgument(f"allocation {index} is not in device {device}'s timeline")
-    out = _allocation(snap, a, index)
+    out = _allocation(snap, a, index, STACK_FRAMES)
     row = a.iloc[index]
+    free_frames, more_free = _stack_json(snap, int(row["free_stack"]), STACK_FRAMES)
     requested = int(row["t_free_requested"])
     out.update({
         "device": device,
@@ -565,7 +616,8 @@ def allocation_details(snap: Snapshot, device: int, index: int) -> dict[str, Any
         "stream": int(row["stream"]),
         "t_free_requested": requested if requested != NO_TIME else None,
         "lifetime": int(row["t_free"]) - int(row["t_alloc"]),
-        "free_frames": snap.stack(int(row["free_stack"])),
+        "free_frames": free_frames,
+        "more_free_frames": more_free,
     })  # fmt: skip
     return out
 
@@ -678,6 +730,8 @@ def snapshot_tile(
         raise InvalidArgument(f"width_px must be in 1..{MAX_WIDTH_PX}, got {width_px}")
     if t1 <= t0:
         raise InvalidArgument(f"t1_ns ({t1_ns}) must be after t0_ns ({t0_ns})")
+    if t0 < -TIME_LIMIT_NS or t1 > TIME_LIMIT_NS:
+        raise InvalidArgument("the window reaches beyond +-2^62 ns (146 years) from the epoch")
     d = _device(snap, device)
     a = d.allocations
     ns_per_px = (t1 - t0) / width
@@ -770,6 +824,7 @@ __all__ = [
     "allocation_details",
     "allocation_timeline",
     "by_first_user_frame",
+    "fit",
     "fragmentation",
     "is_user_frame",
     "largest_at_peak",

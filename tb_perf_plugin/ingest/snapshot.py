@@ -2,11 +2,15 @@
 
 Public API (the plugin never imports torch):
 
-- `read_snapshot(path, max_bytes) -> Snapshot`: load a snapshot pickle through
-  `RestrictedUnpickler`, which refuses every global (no class or function is ever looked up,
-  so nothing in the file can run), into columnar tables. Raises `errors.Unreadable` with a
-  message naming the problem: over the size limit, a refused global, truncated or corrupt
-  data, not a pickle, or a pickle of something other than a snapshot.
+- `read_snapshot(path, max_bytes, *, max_object_bytes=None) -> Snapshot`: load a snapshot
+  pickle through `RestrictedUnpickler`, which refuses every global (no class or function is
+  ever looked up, so nothing in the file can run), into columnar tables. Raises
+  `errors.Unreadable` with a message naming the problem: not a regular file, over the size
+  limit, a refused global, a pickle that would build more objects than its size allows (a
+  pickle bomb), truncated or corrupt data, not a pickle, or a pickle of something other than a
+  snapshot. A failed read keeps nothing it loaded alive (its exception holds no data).
+- `check_pickle(data, max_object_bytes) -> int`: the pre-check every load goes through (memo
+  indices, declared lengths, and the memory the unpickler would build, before it builds any).
 - `is_snapshot_name(name) -> bool`: `*.pickle` / `*.pkl`, the names discovery picks up.
 - `Snapshot`: the tables (pandas DataFrames, int64 bytes / addresses / times) - `segments`,
   `blocks`, `history` (legacy per-block allocation history), `trace` (every device's
@@ -22,6 +26,11 @@ block addresses, the at-OOM dump's `device_traces` with only a `snapshot` entry)
 `external_annotations`, `compile_context`, `user_metadata`), and the plain list of segments
 `torch.cuda.memory_snapshot()` returns. Formulas over these tables:
 `tb_perf_plugin/analysis/memory_snapshot.py` and docs/ANALYSIS.md ("Memory snapshots").
+
+Limits (a hostile file must not take the server's memory or inflate its answers): the objects
+a pickle may build (`PICKLE_BYTES_PER_BYTE` per byte of the file, see `check_pickle`), at most
+`MAX_DEVICES` devices and `MAX_CATEGORIES` distinct trace actions, block states and segment
+types, frame texts cut to `MAX_TEXT_CHARS`, trace times within +-2^62 ns.
 """
 
 from __future__ import annotations
@@ -30,9 +39,10 @@ import io
 import os
 import pickle
 import pickletools
+import reprlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from itertools import chain, islice, repeat
 from operator import itemgetter, methodcaller
 from typing import Any
 
@@ -40,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Unreadable
-from .files import check_size
+from .files import check_size, human_bytes, open_input
 
 SNAPSHOT_SUFFIXES = (".pickle", ".pkl")
 # Trace actions torch writes (c10/cuda/CUDACachingAllocator.h, TraceEntry::Action); codes are
@@ -53,6 +63,20 @@ _FRAME_KEY = itemgetter("filename", "line", "name")
 BLOCK_STATES = ("active_allocated", "active_pending_free", "inactive")
 NO_STACK = -1  # stack id of an entry recorded without frames
 
+# The memory a pickle may make the unpickler build, as `check_pickle` estimates it: at most
+# PICKLE_BYTES_PER_BYTE bytes of objects per byte of the file plus PICKLE_SLACK_BYTES, and
+# never more than half the machine's memory. The shared real snapshots estimate at 3.5-16
+# bytes per byte (CPython allocates 3.3-13 for them; the densest is a legacy at-OOM dump with a
+# small dict every 19 bytes); a "set bomb" (an empty set per byte) estimates at 240.
+PICKLE_BYTES_PER_BYTE = 32
+PICKLE_SLACK_BYTES = 16 << 20
+MAX_DEVICES = 256  # device indices 0..255 (device_traces lists, segment devices)
+MAX_CATEGORIES = 64  # distinct trace actions, block states, segment types (each)
+MAX_CATEGORY_CHARS = 100  # longer action / state / segment type texts are cut
+MAX_TEXT_CHARS = 1000  # longer frame file names and function names are cut (ending in "…")
+MAX_SETTINGS = 256  # values of the allocator settings kept (the rest left out)
+MAX_TIME_NS = 2**62  # trace times (time_us x 1000) beyond +-MAX_TIME_NS: not a snapshot
+
 
 class RefusedGlobal(pickle.UnpicklingError):
     """The pickle asked for a global (a class or function): refused, nothing was called."""
@@ -60,6 +84,10 @@ class RefusedGlobal(pickle.UnpicklingError):
     def __init__(self, what: str) -> None:
         super().__init__(what)
         self.what = what
+
+
+class PickleBomb(pickle.UnpicklingError):
+    """Unpickling would build more objects than the budget allows (nothing was built)."""
 
 
 class RestrictedUnpickler(pickle.Unpickler):
@@ -74,27 +102,52 @@ class RestrictedUnpickler(pickle.Unpickler):
         raise RefusedGlobal(f"persistent id {repr(pid)[:200]}")
 
 
-_STOP, _PUT, _LONG_BINPUT, _MEMO_PUTS = 0x2E, 0x70, 0x72, frozenset(b"pqr\x94")
-_SLOW = -100  # in _FIXED_SIZES: an opcode the scan looks at more closely
+# --- the pre-check --------------------------------------------------------------------------
+#
+# `check_pickle` walks the opcodes the unpickler will run, without building anything, keeping
+# a running estimate of the memory they would build (CPython 3.11+, 64-bit; what
+# `sys.getsizeof` says, tracemalloc-checked in tests/plugin/test_snapshot_hostile.py):
+# - every opcode that pushes onto the unpickler's stack: a reference (_REF), which later moves
+#   into a container or stays on the stack;
+# - every object an opcode makes: its size (_OBJECT_BYTES), strings, bytes and integers with
+#   their characters, bytes and digits (their length in the file);
+# - every element a container-filling opcode adds, counted from the stack depth since its
+#   MARK (_ITEM_BYTES): per set element a hash table slot at the lowest fill CPython leaves,
+#   per dict key or value half an entry (a dict of n entries: 88 B plus 48 B per entry with
+#   its references, within 30 % of what CPython allocates); list and tuple elements are the
+#   references already counted;
+# - every memo entry: a slot of the memo array (_SLOT), which doubles as it grows;
+# - the unpickler's stack and mark array as deep as they get (_REF per item, _SLOT per mark:
+#   high-water marks, checked at every opcode that takes a MARK, every 64 KiB and the end).
+# One-byte-length arguments (short strings, LONG1) whose length reaches beyond the data are
+# the unpickler's to refuse; longer declared lengths are refused here.
+# Repeated references (memo gets, DUP) build nothing but a reference, so shared objects cost
+# once; the scan's budget check runs after every 64 KiB of opcodes and at the end.
 
-
-def _argument_sizes() -> tuple[list[int | None], list[int]]:
-    """Per opcode byte: the size of its argument (pickletools' negative codes for sizes read
-    from the data; None for bytes that are no opcode and for opcodes the unpickler refuses),
-    and the same for plain fixed-size opcodes only (_SLOW for the rest): the scan's fast path."""
-    sizes: list[int | None] = [None] * 256
-    for opcode in pickletools.opcodes:
-        if opcode.name not in ("GLOBAL", "INST", "PERSID"):
-            sizes[ord(opcode.code)] = opcode.arg.n if opcode.arg else 0
-    fixed = [
-        size if size is not None and size >= 0 and code not in _MEMO_PUTS and code != _STOP
-        else _SLOW
-        for code, size in enumerate(sizes)
-    ]  # fmt: skip
-    return sizes, fixed
-
-
-_ARGUMENT_SIZES, _FIXED_SIZES = _argument_sizes()
+_REF, _SLOT = 8, 16
+_OBJECT_BYTES = {  # sizeof as pymalloc allocates it (16-byte aligned)
+    "EMPTY_LIST": 64, "LIST": 64, "EMPTY_DICT": 80, "DICT": 80, "EMPTY_SET": 224,
+    "FROZENSET": 224, "TUPLE": 48, "TUPLE1": 48, "TUPLE2": 64, "TUPLE3": 64,
+    "INT": 32, "BININT": 32, "BININT2": 32, "LONG": 32, "LONG1": 32, "LONG4": 32,
+    "FLOAT": 32, "BINFLOAT": 32,
+    "STRING": 56, "BINSTRING": 56, "SHORT_BINSTRING": 56, "UNICODE": 56,
+    "SHORT_BINUNICODE": 56, "BINUNICODE": 56, "BINUNICODE8": 56,
+    "SHORT_BINBYTES": 48, "BINBYTES": 48, "BINBYTES8": 48, "BYTEARRAY8": 64,
+    "SETITEM": 32,  # the entry beyond its key's and value's references (see below)
+}  # fmt: skip
+_ITEM_BYTES = {"ADDITEMS": 120, "FROZENSET": 120, "SETITEMS": 16, "DICT": 16}
+# Opcodes that take the items above the last MARK (and the MARK): what each leaves
+_MARK_USERS = {
+    "APPENDS": 0, "SETITEMS": 0, "ADDITEMS": 0, "POP_MARK": 0,  # below the mark: the container
+    "LIST": 1, "TUPLE": 1, "DICT": 1, "FROZENSET": 1, "OBJ": 1,
+}  # fmt: skip
+# Opcodes with a stack effect that make no new top of the stack (they fill what is there)
+_NO_PUSH = frozenset(
+    ("MEMOIZE", "MARK", "APPEND", "APPENDS", "SETITEM", "SETITEMS", "ADDITEMS", "BUILD")
+)
+_STOP, _MARK, _POP, _MEMOIZE = 0x2E, 0x28, 0x30, 0x94
+_PUT, _LONG_BINPUT, _MEMO_PUTS = 0x70, 0x72, frozenset(b"pqr\x94")
+_CHECK_EVERY = 1 << 16  # bytes of opcodes between budget checks
 _LENGTH_FIELDS = {  # pickletools' code -> (bytes of the length field, signed)
     pickletools.TAKEN_FROM_ARGUMENT1: (1, False),
     pickletools.TAKEN_FROM_ARGUMENT4: (4, True),
@@ -103,48 +156,181 @@ _LENGTH_FIELDS = {  # pickletools' code -> (bytes of the length field, signed)
 }
 
 
-def check_memo_indices(data: bytes) -> None:
-    """Refuse a memo index beyond the number of objects memoized so far, which no pickler
-    writes: the C unpickler sizes its memo array by the largest index it is given, so the 9
-    bytes `\\x80\\x02]r\\xff\\xff\\xff\\xff.` would make it allocate and clear 64 GB. Walks
-    the opcodes without building anything; stops at STOP and at anything the unpickler
-    itself refuses."""
-    position, end, memoized = 0, len(data), 0
-    fixed_sizes = _FIXED_SIZES
+def _opcode_tables() -> tuple[list[Any], ...]:
+    """Per opcode byte: the size of its argument (pickletools' negative codes for sizes read
+    from the data; None for bytes that are no opcode and for opcodes the unpickler refuses),
+    the step of the scan's fast path (1 + the argument's size for plain fixed-size opcodes, 0
+    for the rest), its cost and its change of the stack depth (see above), for opcodes that
+    take a MARK the items they leave (else -1) and the cost of each item they take, and the
+    branch of the scan's slow path that handles it (_KIND_*)."""
+    sizes: list[int | None] = [None] * 256
+    costs, deltas, leaves, item_bytes = [0] * 256, [0] * 256, [-1] * 256, [0] * 256
+    kinds = [_KIND_OTHER] * 256
+    for op in pickletools.opcodes:
+        code = ord(op.code)
+        if op.name not in ("GLOBAL", "INST", "PERSID"):
+            sizes[code] = op.arg.n if op.arg else 0
+            if sizes[code] == pickletools.TAKEN_FROM_ARGUMENT1:
+                kinds[code] = _KIND_LENGTH1
+        if op.name in _MARK_USERS:
+            leaves[code] = _MARK_USERS[op.name]
+            item_bytes[code] = _ITEM_BYTES.get(op.name, 0)
+            kinds[code] = _KIND_TAKES_MARK
+        elif op.name != "MARK":
+            deltas[code] = len(op.stack_after) - len(op.stack_before)
+        pushes = bool(op.stack_after) and op.name not in _NO_PUSH
+        costs[code] = _OBJECT_BYTES.get(op.name, 0) + (_REF if pushes else 0)
+    for code in _MEMO_PUTS:
+        costs[code] = _SLOT
+    kinds[_MEMOIZE], kinds[_MARK], kinds[_POP] = _KIND_MEMOIZE, _KIND_MARK, _KIND_POP
+    slow = {c for c in range(256) if leaves[c] >= 0} | _MEMO_PUTS | {_STOP, _MARK, _POP}
+    steps = [
+        1 + size if size is not None and size >= 0 and code not in slow else 0
+        for code, size in enumerate(sizes)
+    ]  # fmt: skip
+    return sizes, steps, costs, deltas, leaves, item_bytes, kinds
+
+
+# the slow path's branches, most frequent in real snapshots first
+_KIND_MEMOIZE, _KIND_LENGTH1, _KIND_MARK, _KIND_TAKES_MARK, _KIND_POP, _KIND_OTHER = range(6)
+_ARGUMENT_SIZES, _STEPS, _COSTS, _DELTAS, _LEAVES, _ITEM_COSTS, _KINDS = _opcode_tables()
+
+
+def pickle_budget(file_bytes: int) -> int:
+    """The bytes of objects a pickle of `file_bytes` may build (the limits above)."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        memory = 32 << 30
+    return min(PICKLE_BYTES_PER_BYTE * file_bytes + PICKLE_SLACK_BYTES, memory // 2)
+
+
+def check_pickle(data: bytes, max_object_bytes: int | None = None) -> int:
+    """The pre-check of every load: walks the opcodes the unpickler will run, building nothing,
+    and raises `pickle.UnpicklingError` for what no pickler writes and would make the
+    unpickler allocate far beyond the file:
+    - a memo index beyond the number of objects memoized so far (the C unpickler sizes its memo
+      array by the largest index it is given: the 9 bytes `\\x80\\x02]r\\xff\\xff\\xff\\xff.`
+      would make it allocate and clear 64 GB);
+    - a declared length beyond the end of the data (the unpickler allocates it before reading);
+    - `PickleBomb`: objects estimated at more than `max_object_bytes` (default:
+      `pickle_budget(len(data))`), e.g. 12 MB of EMPTY_SET opcodes are 2.7 GB of sets.
+    Returns the estimate (bytes). Stops at STOP and at anything the unpickler itself refuses
+    (nothing after it is built)."""
+    end = len(data)
+    limit = pickle_budget(end) if max_object_bytes is None else max_object_bytes
+    steps, costs, deltas, sizes, kinds = _STEPS, _COSTS, _DELTAS, _ARGUMENT_SIZES, _KINDS
+    position, cost, depth, memoized, deepest, most_marks = 0, 0, 0, 0, 0, 0
+    marks: list[int] = []
     while position < end:
-        code = data[position]
-        fixed = fixed_sizes[code]
-        if fixed >= 0:
-            position += 1 + fixed
-            continue
-        size = _ARGUMENT_SIZES[code]
-        position += 1
-        if size is None or code == _STOP:
-            return
-        if code in _MEMO_PUTS:
-            index = 0
-            if code == _LONG_BINPUT:
-                index = int.from_bytes(data[position : position + 4], "little")
-            elif code == _PUT:
-                try:
-                    index = int(data[position : data.find(b"\n", position)])
-                except ValueError:
-                    return
-            if index > memoized:
-                raise pickle.UnpicklingError(
-                    f"memo index {index} out of order ({memoized} objects memoized)"
-                )
-            memoized += 1
-        if size >= 0:
-            position += size
-        elif size == pickletools.UP_TO_NEWLINE:
-            position = data.find(b"\n", position) + 1
-            if position == 0:
-                return
-        else:
-            width, signed = _LENGTH_FIELDS[size]
-            length = int.from_bytes(data[position : position + width], "little", signed=signed)
-            position += width + max(length, 0)
+        if depth > deepest:
+            cost += (depth - deepest) * _REF
+            deepest = depth
+        if cost > limit:
+            break
+        chunk_end = min(position + _CHECK_EVERY, end)
+        while position < chunk_end:
+            code = data[position]
+            step = steps[code]
+            if step:
+                position += step
+                cost += costs[code]
+                depth += deltas[code]
+                continue
+            kind = kinds[code]
+            if kind == _KIND_MEMOIZE:
+                position += 1
+                cost += _SLOT
+                memoized += 1
+                continue
+            if kind == _KIND_LENGTH1:  # short strings and bytes, LONG1: a length byte
+                if position + 1 >= end:
+                    return _within(cost, limit)
+                length = data[position + 1]
+                position += 2 + length
+                cost += costs[code] + length
+                depth += 1
+                continue
+            position += 1
+            if kind == _KIND_MARK:
+                marks.append(depth)
+                continue
+            cost += costs[code]
+            if kind == _KIND_TAKES_MARK:
+                # the stack and the marks are at their deepest before an opcode takes a mark
+                if depth > deepest:
+                    cost += (depth - deepest) * _REF
+                    deepest = depth
+                if len(marks) > most_marks:
+                    cost += (len(marks) - most_marks) * _SLOT
+                    most_marks = len(marks)
+                mark = marks.pop() if marks else 0
+                items = depth - mark
+                depth = mark + _LEAVES[code]
+                if items > 0:
+                    cost += _ITEM_COSTS[code] * items
+                continue
+            if kind == _KIND_POP:  # pops the last MARK when nothing is above it
+                if marks and depth <= marks[-1]:
+                    marks.pop()
+                else:
+                    depth -= 1
+                continue
+            size = sizes[code]
+            if size is None or code == _STOP:
+                return _within(cost, limit)
+            depth += deltas[code]
+            if code in _MEMO_PUTS:
+                index = 0
+                if code == _LONG_BINPUT:
+                    index = int.from_bytes(data[position : position + 4], "little")
+                elif code == _PUT:
+                    try:
+                        index = int(data[position : data.find(b"\n", position)])
+                    except ValueError:
+                        return _within(cost, limit)
+                if index > memoized:
+                    raise pickle.UnpicklingError(
+                        f"memo index {index} out of order ({memoized} objects memoized)"
+                    )
+                memoized += 1
+            if size >= 0:
+                position += size
+            elif size == pickletools.UP_TO_NEWLINE:
+                line_end = data.find(b"\n", position) + 1
+                if line_end == 0:
+                    return _within(cost, limit)
+                cost += line_end - position
+                position = line_end
+            else:
+                width, signed = _LENGTH_FIELDS[size]
+                length = int.from_bytes(data[position : position + width], "little", signed=signed)
+                position += width
+                if length > end - position:
+                    raise pickle.UnpicklingError(
+                        "pickle data was truncated (an argument of "
+                        f"{length} bytes, {end - position} left)"
+                    )
+                length = max(length, 0)
+                position += length
+                cost += length
+    cost += max(depth - deepest, 0) * _REF + max(len(marks) - most_marks, 0) * _SLOT
+    return _within(cost, limit)
+
+
+def _within(cost: int, limit: int) -> int:
+    if cost > limit:
+        raise PickleBomb(
+            f"unpickling it would build more than {human_bytes(limit)} of objects (at most "
+            f"{PICKLE_BYTES_PER_BYTE} bytes per byte of the file: a pickle bomb?); nothing was "
+            "built"
+        )
+    return cost
+
+
+def check_memo_indices(data: bytes) -> None:
+    """`check_pickle` without a budget (the name older callers know)."""
+    check_pickle(data, max_object_bytes=1 << 62)
 
 
 @dataclass
@@ -171,11 +357,20 @@ class Snapshot:
     # derived tables of analysis/memory_snapshot.py, computed once per snapshot
     derived: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
-    def stack(self, stack_id: int) -> list[dict[str, Any]]:
-        """The frames of one stack as JSON-ready dicts, innermost first."""
+    def stack_length(self, stack_id: int) -> int:
+        """How many frames a stack has (0 for NO_STACK)."""
+        if stack_id < 0:
+            return 0
+        return int(self.stack_offsets[stack_id + 1] - self.stack_offsets[stack_id])
+
+    def stack(self, stack_id: int, max_frames: int | None = None) -> list[dict[str, Any]]:
+        """The frames of one stack as JSON-ready dicts, innermost first (the first
+        `max_frames` of them, if given)."""
         if stack_id < 0:
             return []
-        lo, hi = self.stack_offsets[stack_id], self.stack_offsets[stack_id + 1]
+        lo, hi = int(self.stack_offsets[stack_id]), int(self.stack_offsets[stack_id + 1])
+        if max_frames is not None:
+            hi = min(hi, lo + max(max_frames, 0))
         rows = self.frames.iloc[self.stack_frames[lo:hi]]
         return [
             {"filename": f, "line": int(n), "name": m}
@@ -187,65 +382,87 @@ def is_snapshot_name(name: str) -> bool:
     return name.lower().endswith(SNAPSHOT_SUFFIXES)
 
 
-def read_snapshot(path: str, max_bytes: int) -> Snapshot:
-    """Load and tabulate one snapshot pickle; `max_bytes` bounds the file size (the unpickled
-    objects take a few times the file's size in memory)."""
+def read_snapshot(path: str, max_bytes: int, *, max_object_bytes: int | None = None) -> Snapshot:
+    """Load and tabulate one snapshot pickle; `max_bytes` bounds the file size,
+    `max_object_bytes` the objects unpickling may build (default: `pickle_budget` of the
+    file's size; the loaded snapshot takes about that much while it is tabulated).
+
+    Every refusal is an `Unreadable` raised outside any exception handler, from a frame that
+    holds no loaded data: a caller that keeps the exception (or its traceback) keeps nothing
+    the failed read built."""
     name = os.path.basename(path)
+    loaded, file_bytes = _load(path, name, max_bytes, max_object_bytes)
     try:
-        size = os.path.getsize(path)
-    except OSError as exc:
-        raise Unreadable(f"{name}: cannot be read ({exc.strerror or exc})") from None
-    check_size(name, size, max_bytes, "memory snapshot")
-    data = _load(path, name)
-    try:
-        return _tabulate(data, path, size)
+        return _tabulate(loaded, path, file_bytes)
     except _NotASnapshot as exc:
-        raise Unreadable(f"{name}: not a CUDA memory snapshot ({exc})") from None
+        message = f"{name}: not a CUDA memory snapshot ({exc})"
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError) as exc:
-        raise Unreadable(
+        message = (
             f"{name}: not a CUDA memory snapshot (unexpected {type(exc).__name__}: "
             f"{str(exc)[:200]})"
-        ) from None
+        )
+    except MemoryError:
+        message = f"{name}: the snapshot needs more memory than is available"
+    del loaded  # the unpickled objects go now, not with the exception
+    raise Unreadable(message) from None
 
 
-def _load(path: str, name: str) -> Any:
+def _read(path: str, name: str, max_bytes: int) -> bytes:
+    """The file's bytes: a regular file of at most `max_bytes` (checked on the descriptor, and
+    again on what was read: the file may grow while it is read), starting like a pickle. Reads
+    at most one byte more than the descriptor's size (a read allocates what it asks for; what
+    a writer appends meanwhile is left for the next read)."""
     try:
-        with open(path, "rb") as fh:
-            if fh.read(1) != b"\x80":
-                raise Unreadable(
-                    f"{name}: not a pickle file (snapshots are pickles of protocol 2 or newer, "
-                    "which start with byte 0x80)"
-                )
-            data = b"\x80" + fh.read()
-        check_memo_indices(data)
-        return RestrictedUnpickler(io.BytesIO(data)).load()
-    except Unreadable:
-        raise
-    except RefusedGlobal as exc:
+        with open_input(path, max_bytes, "memory snapshot") as handle:
+            data = handle.read(min(os.fstat(handle.fileno()).st_size, max_bytes) + 1)
+    except OSError as exc:  # FileNotFoundError too: the file went after discovery saw it
+        raise Unreadable(f"{name}: cannot be read ({exc.strerror or exc})") from None
+    size, starts = len(data), data[:1]
+    if size > max_bytes or starts != b"\x80":
+        del data  # not kept by the exception's frame
+        check_size(name, size, max_bytes, "memory snapshot")
         raise Unreadable(
+            f"{name}: not a pickle file (snapshots are pickles of protocol 2 or newer, which "
+            "start with byte 0x80)"
+        )
+    return data
+
+
+def _load(path: str, name: str, max_bytes: int, max_object_bytes: int | None) -> tuple[Any, int]:
+    """(the unpickled object, the file's size) through the pre-check and the restricted
+    unpickler; on failure an Unreadable raised after the data and the unpickler are gone."""
+    data = _read(path, name, max_bytes)
+    size = len(data)
+    try:
+        check_pickle(data, max_object_bytes)
+        return RestrictedUnpickler(io.BytesIO(data)).load(), size
+    except Exception as exc:  # any malformed opcode stream: UnpicklingError, ValueError, ...
+        message = _load_error(name, exc)
+    del data
+    raise Unreadable(message) from None
+
+
+def _load_error(name: str, exc: Exception) -> str:
+    """What a failed load says."""
+    if isinstance(exc, RefusedGlobal):
+        return (
             f"{name}: refused: the pickle asks for the Python global `{exc.what}`; a pickle is "
             "code, and a memory snapshot holds only plain data, so tb-perf loads no classes or "
             "functions from it (nothing was run)"
-        ) from None
-    except EOFError:
-        raise Unreadable(
-            f"{name}: the pickle is truncated (the writer may still be dumping it)"
-        ) from None
-    except pickle.UnpicklingError as exc:
-        text = str(exc)
-        if "truncated" in text:
-            raise Unreadable(
-                f"{name}: the pickle is truncated (the writer may still be dumping it)"
-            ) from None
-        raise Unreadable(f"{name}: corrupt pickle data ({text[:200]})") from None
-    except MemoryError:
-        raise Unreadable(f"{name}: the pickle needs more memory than is available") from None
-    except OSError as exc:
-        raise Unreadable(f"{name}: cannot be read ({exc.strerror or exc})") from None
-    except Exception as exc:  # any other malformed opcode stream: ValueError, TypeError, ...
-        raise Unreadable(
-            f"{name}: corrupt pickle data ({type(exc).__name__}: {str(exc)[:200]})"
-        ) from None
+        )
+    if isinstance(exc, PickleBomb):
+        return f"{name}: refused: {exc}"
+    if isinstance(exc, EOFError) or (
+        isinstance(exc, pickle.UnpicklingError) and "truncated" in str(exc)
+    ):
+        return f"{name}: the pickle is truncated (the writer may still be dumping it)"
+    if isinstance(exc, pickle.UnpicklingError):
+        return f"{name}: corrupt pickle data ({str(exc)[:200]})"
+    if isinstance(exc, MemoryError):
+        return f"{name}: the pickle needs more memory than is available"
+    if isinstance(exc, OSError):
+        return f"{name}: cannot be read ({exc.strerror or exc})"
+    return f"{name}: corrupt pickle data ({type(exc).__name__}: {str(exc)[:200]})"
 
 
 class _NotASnapshot(Exception):
@@ -260,16 +477,51 @@ class _Codes(dict):
         return code
 
 
+class _Categories(_Codes):
+    """Codes of a categorical column (trace actions, block states, segment types): at most
+    MAX_CATEGORIES distinct values (callers give texts of at most MAX_CATEGORY_CHARS)."""
+
+    def __init__(self, what: str, known: Iterable[str] = ()) -> None:
+        super().__init__((k, i) for i, k in enumerate(known))
+        self.what = what
+
+    def __missing__(self, key: Any) -> int:
+        if len(self) >= MAX_CATEGORIES:
+            raise _NotASnapshot(f"more than {MAX_CATEGORIES} distinct {self.what}")
+        return super().__missing__(key)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxstring, _REPR.maxother = 3, MAX_TEXT_CHARS, 100
+
+
+def _text(value: Any, limit: int = MAX_TEXT_CHARS) -> str:
+    """`value` as text of at most `limit` characters, a longer one cut (ending in "…"): a
+    string as it is, anything else as a short repr (a file name that is a list of a million
+    shared strings must not become gigabytes of text)."""
+    if not isinstance(value, str):
+        try:
+            value = _REPR.repr(value)
+        except (ValueError, RecursionError):  # an integer of more than 4,300 digits
+            value = f"<{type(value).__name__}>"
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
 def _frame_key(filename: Any, line: Any, name: Any) -> tuple[str, int, str]:
     """A frame as (str, int64, str): other values are shown as text, odd lines as 0."""
     ok = isinstance(line, int) and -(2**63) <= line < 2**63
-    return str(filename), line if ok else 0, str(name)
+    return _text(filename), line if ok else 0, _text(name)
 
 
-class _Actions(_Codes):
+class _Actions(_Categories):
+    def __init__(self) -> None:
+        super().__init__("trace actions", ACTIONS)
+
     def __missing__(self, key: Any) -> int:
         if not isinstance(key, str):
             raise _NotASnapshot(f"a trace action is a {type(key).__name__}, not a string")
+        if len(key) > MAX_CATEGORY_CHARS:
+            raise _NotASnapshot(f"a trace action of {len(key)} characters")
         return super().__missing__(key)
 
 
@@ -351,19 +603,24 @@ def _tabulate(data: Any, path: str, file_bytes: int) -> Snapshot:
             raise _NotASnapshot("device_traces is not a list of lists")
         fmt = "2.5+" if ("allocator_settings" in data or "external_annotations" in data) else ""
     elif isinstance(data, dict):
-        raise _NotASnapshot(f"a dict without a 'segments' list: keys {sorted(map(str, data))[:8]}")
+        keys = sorted(_text(k, 40) for k in islice(data, 100))[:8]
+        raise _NotASnapshot(f"a dict without a 'segments' list: keys {keys}")
     else:
         raise _NotASnapshot(
             f"a pickle of {type(data).__name__}; expected a dict with 'segments' or a list of "
             "segments"
         )
-    _check_rows(segments, traces, file_bytes)
+    if len(traces) > MAX_DEVICES:
+        raise _NotASnapshot(f"device_traces has {len(traces)} devices (at most {MAX_DEVICES})")
+    _check_rows(segments, traces, annotations, file_bytes)
     stacks = _Stacks()
     seg, blocks, history, legacy = _segments(segments, stacks)
     if not fmt:
         fmt = "legacy" if legacy else "2.1-2.4"
     trace, time_unit = _traces(traces, stacks)
     devices = sorted(set(seg["device"].tolist()) | set(range(len(traces))))
+    if devices and not (0 <= devices[0] and devices[-1] < MAX_DEVICES):
+        raise _NotASnapshot(f"a segment's device is not a CUDA device index (0..{MAX_DEVICES - 1})")
     frames, offsets, flat = stacks.tables()
     return Snapshot(
         path=path,
@@ -383,12 +640,15 @@ def _tabulate(data: Any, path: str, file_bytes: int) -> Snapshot:
     )
 
 
-def _check_rows(segments: list[Any], traces: list[list[Any]], file_bytes: int) -> None:
+def _check_rows(
+    segments: list[Any], traces: list[list[Any]], annotations: Any, file_bytes: int
+) -> None:
     """Refuse a pickle with more rows than bytes. A pickle stores a repeated object once, so
     shared references can stand for far more rows than the file could spell out (10^5 copies
     of a segment of 10^5 copies of a block is 10^10 blocks in 0.5 MB); a real snapshot spends
-    tens of bytes on each block, history and trace entry."""
+    tens of bytes on each block, history, trace entry and annotation."""
     rows = sum(map(len, traces)) + len(segments)
+    rows += len(annotations) if isinstance(annotations, list) else 0
     for segment in segments:
         blocks = segment.get("blocks") if isinstance(segment, dict) else None
         if isinstance(blocks, list):
@@ -417,8 +677,8 @@ def _segments(
     block_frames: list[Any] = []
     hist_rows: list[tuple] = []
     hist_frames: list[Any] = []
-    states = _Codes((s, i) for i, s in enumerate(BLOCK_STATES))
-    segment_types = _Codes()
+    states = _Categories("block states", BLOCK_STATES)
+    segment_types = _Categories("segment types")
     legacy = False
     try:
         for s, segment in enumerate(segments):
@@ -427,14 +687,14 @@ def _segments(
                 segment.get("device", 0), address, segment["total_size"],
                 segment.get("allocated_size", -1), segment.get("active_size", -1),
                 segment.get("requested_size", -1), segment.get("stream", 0),
-                segment_types[str(segment.get("segment_type", ""))],
+                segment_types[_text(segment.get("segment_type", ""), MAX_CATEGORY_CHARS)],
                 bool(segment.get("is_expandable", False)),
             ))  # fmt: skip
             seg_frames.append(segment.get("frames"))
             offset = address
             for block in segment["blocks"]:
                 size = block["size"]
-                state = states[str(block["state"])]
+                state = states[_text(block["state"], MAX_CATEGORY_CHARS)]
                 frames = block.get("frames")
                 hist = block.get("history")
                 if hist is not None:
@@ -510,7 +770,7 @@ def _fill_missing_sizes(seg: pd.DataFrame, blocks: pd.DataFrame) -> None:
 def _traces(traces: list[list[Any]], stacks: _Stacks) -> tuple[pd.DataFrame, str]:
     """All devices' trace entries in one table. Times: `time_us` x 1000 when every entry has
     one, else each entry's index in its device's list (`time_unit` "index")."""
-    actions = _Actions((a, i) for i, a in enumerate(ACTIONS))
+    actions = _Actions()
     parts: dict[str, list[np.ndarray]] = {
         k: [] for k in ("device", "index", "action", "addr", "size", "stream", "stack")
     }
@@ -539,7 +799,13 @@ def _traces(traces: list[list[Any]], stacks: _Stacks) -> tuple[pd.DataFrame, str
             timed = False
     columns = {k: _concatenate(v) for k, v in parts.items()}
     with_times = bool(traces) and timed
-    columns["t"] = _concatenate(times) * 1000 if with_times else columns["index"]
+    if with_times:
+        time_us = _concatenate(times)
+        if len(time_us) and max(-int(time_us.min()), int(time_us.max())) > MAX_TIME_NS // 1000:
+            raise _NotASnapshot(f"a trace time_us is beyond +-{MAX_TIME_NS // 1000} (year 2116)")
+        columns["t"] = time_us * 1000
+    else:
+        columns["t"] = columns["index"]
     # copy=False: pandas would otherwise copy same-dtype columns into one 2-D block
     trace = pd.DataFrame({k: v for k, v in columns.items() if k != "action"}, copy=False)
     trace.insert(
@@ -572,8 +838,8 @@ def _annotations(annotations: Any) -> pd.DataFrame:
             if isinstance(a, dict):
                 t = _small_int(a.get("time_us"), -1)
                 rows.append((
-                    _small_int(a.get("device"), 0), str(a.get("stage", "")),
-                    str(a.get("name", "")), t * 1000 if t >= 0 else -1,
+                    _small_int(a.get("device"), 0), _text(a.get("stage", "")),
+                    _text(a.get("name", "")), t * 1000 if t >= 0 else -1,
                 ))  # fmt: skip
     columns = list(zip(*rows, strict=True)) or [()] * 4
     return pd.DataFrame({
@@ -589,14 +855,32 @@ def _small_int(value: Any, default: int) -> int:
     return value if isinstance(value, int) and -(2**53) <= value < 2**53 else default
 
 
-def _plain(value: Any, depth: int = 0) -> Any:
-    """A JSON-ready copy of plain data (allocator settings): keys as strings, tuples as lists."""
-    if depth > 8:
+def _plain(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
+    """A JSON-ready copy of plain data (allocator settings): keys as strings, tuples as lists,
+    texts cut to MAX_TEXT_CHARS, at most MAX_SETTINGS values in all (the rest left out), 8
+    levels deep."""
+    budget = [MAX_SETTINGS] if budget is None else budget
+    budget[0] -= 1
+    if depth > 8 or budget[0] < 0:
         return None
     if isinstance(value, dict):
-        return {str(k): _plain(v, depth + 1) for k, v in value.items()}
+        out = {}
+        for k, v in value.items():
+            if budget[0] <= 0:
+                break
+            out[_text(k, MAX_CATEGORY_CHARS)] = _plain(v, budget, depth + 1)
+        return out
     if isinstance(value, (list, tuple)):
-        return [_plain(v, depth + 1) for v in value]
-    if value is None or isinstance(value, (bool, int, float, str)):
+        items = []
+        for v in value:
+            if budget[0] <= 0:
+                break
+            items.append(_plain(v, budget, depth + 1))
+        return items
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, float) or value is None or isinstance(value, bool):
         return value
-    return repr(value)[:200]
+    if isinstance(value, int):
+        return value if -(2**63) <= value < 2**64 else _text(value, 100)
+    return _text(value, 200)

@@ -82,6 +82,7 @@ HOSTILE = (
     "linked.pickle", "evil",
     "abc", "1.5", "-1", "-0", "+1", "1e3", "0x10", "--5", " 7 ", "²", "٣", "½", "NaN", "inf",
     str(10**30), str(-(10**30)), str(10**12), str(10**9), "9" * 5000, "1," * 5000,
+    str(2**63 - 1), str(-(2**63)), str(2**63), str(2**62),
     "0,0,0", ",", "x" * 100_000, "<script>window.hacked=1</script>", "\ud800", "\ufffd",
     "🙂", "${jndi:ldap://x}", "'; DROP TABLE runs; --",
 )  # fmt: skip

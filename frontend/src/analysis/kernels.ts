@@ -107,8 +107,10 @@ function sortFromHash(columns: readonly Column<KernelRow>[]): SortState {
   return { key: "total_ns", direction: "desc" };
 }
 
-function utilizationChart(devices: readonly DeviceSeries[]): HTMLElement {
-  if (devices.length === 0) return h("p", { class: "muted" }, "No GPU kernels in this run's traces.");
+const NO_KERNELS = "No GPU kernels in this run's traces.";
+
+function utilizationChart(devices: readonly DeviceSeries[], emptyReason: string | null): HTMLElement {
+  if (devices.length === 0) return h("p", { class: "muted" }, emptyReason ?? NO_KERNELS);
   const series = devices.flatMap((device, index) => {
     const first = BigInt(device.start_ns[0] ?? "0");
     const x = device.start_ns.map((t) => Number(BigInt(t) - first));
@@ -141,7 +143,7 @@ export const kernelsDashboard: Dashboard = {
     const columns = answer.ncu ? [...COLUMNS, ...NCU_COLUMNS] : COLUMNS;
     const table =
       answer.rows.length === 0
-        ? h("p", { class: "muted" }, "No GPU kernels in this run's traces.")
+        ? h("p", { class: "muted", "data-testid": "kernels-empty" }, answer.empty_reason ?? NO_KERNELS)
         : dataTable({
             columns,
             rows: answer.rows,
@@ -158,7 +160,7 @@ export const kernelsDashboard: Dashboard = {
         "section",
         { class: "panel" },
         h("h2", {}, "GPU utilization and est. SM efficiency"),
-        utilizationChart(answer.devices),
+        utilizationChart(answer.devices, answer.empty_reason),
         ...tensorCores.map((line) => h("p", { class: "muted" }, line)),
       ),
       h(

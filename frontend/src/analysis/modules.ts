@@ -312,14 +312,15 @@ function detailStats(row: ModuleRow, view: View): string {
   return parts.join(" · ");
 }
 
-function emptyView(): HTMLElement {
+function emptyView(reason: string | null): HTMLElement {
   return h(
     "p",
-    { class: "muted" },
-    "No module calls in this run. Wrap the model in collectors.ModuleProfiler(model, timer) " +
-      "for forward and backward time per attribute path; or record traces with Lightning's " +
-      "PyTorchProfiler, or with profile_steps(..., with_stack=True) (torch.profiler's " +
-      "with_stack=True) in eager mode.",
+    { class: "muted", "data-testid": "modules-empty" },
+    reason ??
+      "No module calls in this run. Wrap the model in collectors.ModuleProfiler(model, timer) " +
+        "for forward and backward time per attribute path; or record traces with Lightning's " +
+        "PyTorchProfiler, or with profile_steps(..., with_stack=True) (torch.profiler's " +
+        "with_stack=True) in eager mode.",
   );
 }
 
@@ -335,7 +336,7 @@ export const modulesDashboard: Dashboard = {
     const root = h("div", { class: "overview", "data-testid": "modules" }, panel);
     const warnings = warningsView(answer.warnings);
     if (answer.rows.length === 0) {
-      panel.append(emptyView());
+      panel.append(emptyView(answer.empty_reason));
       if (warnings) panel.append(warnings);
       return root;
     }

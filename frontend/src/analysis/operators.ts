@@ -124,9 +124,11 @@ export const operatorsDashboard: Dashboard = {
       const answer = await fetchOperators(run, rank, groupBy, MAX_ROWS, requestSignal, onProgress);
       rows = answer.rows;
       caption.textContent =
-        answer.total_rows > answer.rows.length
-          ? `Showing ${answer.rows.length} of ${formatCount(answer.total_rows)} operators.`
-          : `${formatCount(answer.total_rows)} operators.`;
+        answer.total_rows === 0 && answer.empty_reason !== null
+          ? answer.empty_reason
+          : answer.total_rows > answer.rows.length
+            ? `Showing ${answer.rows.length} of ${formatCount(answer.total_rows)} operators.`
+            : `${formatCount(answer.total_rows)} operators.`;
       render();
     };
     filter.addEventListener("input", render);

@@ -60,6 +60,8 @@ export interface OperatorsAnswer {
   group_by: "name" | "input_dims";
   total_rows: number;
   rows: OperatorRow[];
+  /** Why the list is empty (a sentence), null when it is not (docs/HTTP_API.md). */
+  empty_reason: string | null;
 }
 
 export interface KernelRow {
@@ -115,6 +117,8 @@ export interface KernelsAnswer {
   rows: KernelRow[];
   devices: DeviceSeries[];
   ncu: NcuSummary | null;
+  /** Why the list is empty (a sentence), null when it is not (docs/HTTP_API.md). */
+  empty_reason: string | null;
 }
 
 export type ModulePhase = "forward" | "backward" | "total";
@@ -176,6 +180,8 @@ export interface ModulesAnswer {
   total_rows: number;
   rows: ModuleRow[];
   warnings: string[];
+  /** Why the list is empty (a sentence), null when it is not (docs/HTTP_API.md). */
+  empty_reason: string | null;
 }
 
 export interface ModuleStepSeries {

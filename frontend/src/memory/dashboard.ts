@@ -92,8 +92,9 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
       h(
         "p",
         { class: "muted", "data-testid": "no-memory" },
-        "No MemorySampler records in this run. Wrap the training loop in " +
-          "“with MemorySampler(timer):” (from collectors) to record memory every step.",
+        answer.empty_reason ??
+          "No MemorySampler records in this run. Wrap the training loop in " +
+            "“with MemorySampler(timer):” (from collectors) to record memory every step.",
       ),
     ];
   }

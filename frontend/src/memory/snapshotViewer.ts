@@ -4,7 +4,7 @@
 // stacks (`snapshot/allocation`).
 
 import { h } from "../dom";
-import { formatDuration, formatMemory, formatTimestamp } from "../format";
+import { formatCount, formatDuration, formatMemory, formatTimestamp } from "../format";
 import { readCanvasTheme } from "../timeline/canvasTheme";
 import { boxPalette, colorSlot } from "../timeline/colors";
 import { clampWindow, panWindow, type TimeWindow, zoomWindow } from "../timeline/viewWindow";
@@ -55,12 +55,20 @@ function frameText(frame: Frame): string {
   return `${frame.filename}:${frame.line} (${frame.name})`;
 }
 
-function framesList(frames: readonly Frame[], testId: string): HTMLElement {
-  if (frames.length === 0) return h("p", { class: "muted" }, "No stack recorded.");
+/** A stack, innermost frame first; `more` frames the answer left out (it is bounded). */
+function framesList(frames: readonly Frame[], more: number, testId: string): HTMLElement {
+  if (frames.length === 0 && more <= 0) return h("p", { class: "muted" }, "No stack recorded.");
   return h(
     "ol",
     { class: "stack-frames", "data-testid": testId },
     ...frames.map((frame) => h("li", {}, frameText(frame))),
+    more > 0
+      ? h(
+          "li",
+          { class: "muted stack-more", "data-testid": `${testId}-more` },
+          `… and ${formatCount(more)} more ${more === 1 ? "frame" : "frames"} (not shown)`,
+        )
+      : null,
   );
 }
 
@@ -301,9 +309,9 @@ export class SnapshotViewer {
         ),
       ),
       h("h4", {}, "Allocated at"),
-      framesList(a.frames, "allocation-frames"),
+      framesList(a.frames, a.more_frames ?? 0, "allocation-frames"),
       a.free_frames.length ? h("h4", {}, "Freed at") : null,
-      a.free_frames.length ? framesList(a.free_frames, "free-frames") : null,
+      a.free_frames.length ? framesList(a.free_frames, a.more_free_frames ?? 0, "free-frames") : null,
     );
   }
 

@@ -53,6 +53,8 @@ export interface MemoryAnswer {
   findings: Finding[];
   snapshots: SnapshotFile[];
   warnings: string[];
+  /** Why the list is empty (a sentence), null when it is not (docs/HTTP_API.md). */
+  empty_reason: string | null;
 }
 
 export interface GpuDevice {
@@ -108,7 +110,9 @@ export interface Allocation {
   allocated_before_trace: boolean;
   live_at_snapshot: boolean;
   first_user_frame: Frame | null;
+  /** The stack's first frames, innermost first (bounded); `more_frames` more were left out. */
   frames: Frame[];
+  more_frames: number;
 }
 
 export interface AllocationDetails extends Allocation {
@@ -118,6 +122,7 @@ export interface AllocationDetails extends Allocation {
   t_free_requested: number | null;
   lifetime: number;
   free_frames: Frame[];
+  more_free_frames: number;
 }
 
 export interface FrameGroup {

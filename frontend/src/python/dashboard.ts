@@ -138,10 +138,13 @@ export const pythonDashboard: Dashboard = {
         `${shown}${formatCount(answer.total_rows)} functions${matching}; ` +
         `${formatDuration(answer.total_ns)} profiled in ${formatCount(answer.files.length)} file(s), ` +
         `${formatCount(answer.calls)} calls.`;
+      // the server's reason when it answered no rows; else the rows shown here hide built-ins
       const empty =
-        answer.files.length === 0
-          ? "No cProfile/pstats files in this run (drop .prof files into the run directory or its plugins/tb_perf/imported/, or use `tb-perf ingest`)."
-          : "No function matches.";
+        answer.rows.length === 0 && answer.empty_reason !== null
+          ? answer.empty_reason
+          : answer.files.length === 0
+            ? "No cProfile/pstats files in this run (drop .prof files into the run directory or its plugins/tb_perf/imported/, or use `tb-perf ingest`)."
+            : "No function matches.";
       tableHolder.replaceChildren(
         rows.length === 0
           ? h("p", { class: "muted", "data-testid": "python-empty" }, empty)

@@ -51,4 +51,6 @@ export interface PythonAnswer {
   total_rows: number;
   rows: PythonRow[];
   files: PythonFile[];
+  /** Why the list is empty (a sentence), null when it is not (docs/HTTP_API.md). */
+  empty_reason: string | null;
 }

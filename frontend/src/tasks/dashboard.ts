@@ -40,6 +40,8 @@ interface TasksAnswer {
   run: string;
   tasks: TaskSummary[];
   warnings: string[];
+  /** Why the list is empty (a sentence), null when it is not (docs/HTTP_API.md). */
+  empty_reason: string | null;
 }
 
 function fetchTasks(run: string, signal: AbortSignal, onProgress?: ProgressListener): Promise<TasksAnswer> {
@@ -105,7 +107,11 @@ export const tasksDashboard: Dashboard = {
         ? h("section", { class: "warnings", role: "status" }, h("ul", {}, ...answer.warnings.map((w) => h("li", {}, w))))
         : null,
       answer.tasks.length === 0
-        ? h("p", { class: "muted" }, "No profile_task summaries in this run (set PROFILE_TASK_TYPES; docs/CAPTURE.md).")
+        ? h(
+            "p",
+            { class: "muted", "data-testid": "tasks-empty" },
+            answer.empty_reason ?? "No profile_task summaries in this run (set PROFILE_TASK_TYPES; docs/CAPTURE.md).",
+          )
         : null,
       ...answer.tasks.map(taskPanel),
     );
