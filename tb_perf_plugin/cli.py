@@ -123,7 +123,7 @@ def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str
         rows.append(
             [
                 str(r["rank"]),
-                str(r["host"]),
+                r["host"] or "-",  # a trace-only rank has no metadata, so no host
                 r["status"],
                 str(r["steps"]),
                 _ms(stats.get("mean")),

@@ -266,8 +266,8 @@ def _steps_html(report: dict[str, Any]) -> str:
     for r in summary["ranks"]:
         stats = r["step_time_ns"] or {}
         rows.append([
-            _cell(r["rank"], r["rank"]), _cell(r["host"], left=True), _cell(r["status"], left=True),
-            _cell(r["steps"], r["steps"]),
+            _cell(r["rank"], r["rank"]), _cell(r["host"] or "-", left=True),
+            _cell(r["status"], left=True), _cell(r["steps"], r["steps"]),
             *(_cell(_ms(stats.get(k)), stats.get(k)) for k in ("mean", "p50", "p95", "max")),
         ])  # fmt: skip
     header = ["rank", "host", "status", "steps", "mean ms", "p50 ms", "p95 ms", "max ms"]

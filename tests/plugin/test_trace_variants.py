@@ -538,11 +538,6 @@ def test_every_cli_command_on_every_variant(logdir, tmp_path, base, variant):
             assert json.loads(out)["run"] == run, what
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 16 build item 5: the rank tables of `analyze` and "
-    "`report` print an unknown host as 'None' (reported, cli.py and report.py)",
-)
 @pytest.mark.parametrize("fmt", ["text", "md", "html"])
 def test_unknown_values_never_print_as_python_none(logdir, tmp_path, fmt):
     """A trace-only run has no rank metadata, so no host: it should print as "-" as the
