@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
@@ -208,24 +209,27 @@ def test_tensorboard_reload_refetches_meta_and_tiles(page, tensorboard_server):
 
 
 def test_tile_progress_and_errors_keep_the_view_usable(page, tensorboard_server):
-    answers = iter(
-        [
-            (202, {"progress": {"done_bytes": 10, "total_bytes": 40, "fraction": 0.25}}),
-            (500, {"error": {"code": "internal", "message": "<b>boom</b>"}}),
-        ]
-    )
+    # 202 until the test has seen the progress (the page polls again at its own pace, so a
+    # fixed sequence could be gone before it is looked at), then one 500, then the server
+    progress = (202, {"progress": {"done_bytes": 10, "total_bytes": 40, "fraction": 0.25}})
+    failure = [(500, {"error": {"code": "internal", "message": "<b>boom</b>"}})]
+    progress_seen = threading.Event()
 
     def tiles_route(route: Route) -> None:
-        status, body = next(answers, (None, None))
-        if status is None:
-            route.continue_()
+        if not progress_seen.is_set():
+            status, body = progress
+        elif failure:
+            status, body = failure.pop()
         else:
-            route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+            route.continue_()
+            return
+        route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
 
     page.route("**/data/plugin/tb_perf/timeline/tiles?*", tiles_route)
     plugin, _ = open_timeline(page, tensorboard_server)
     status = plugin.get_by_test_id("timeline-status")
     expect(status).to_contain_text("25 %")
+    progress_seen.set()
     expect(status).to_contain_text("<b>boom</b> (internal)")
     expect(status).to_have_attribute("role", "alert")
 
