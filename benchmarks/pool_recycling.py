@@ -1,5 +1,6 @@
-"""What retiring the local process pool costs: the same traces parsed with the default
-recycling (a fresh pool every TASKS_PER_WORKER tasks per worker) and without it.
+"""What retiring the local process pool costs: the same traces parsed by a pool retired only
+when a worker holds more than RETIRE_RSS_BYTES after a task (the default) and by one never
+retired.
 
     python benchmarks/pool_recycling.py [--files 64] [--workers 2] [--repeats 5]
 
@@ -7,7 +8,7 @@ The traces are copies of the demo run's torch.profiler windows (`sample_runs/ddp
 about 60 kB of gzip each: small files are the worst case, where a fresh worker's fork weighs
 most against the parse). Each repeat parses all of them through `ingest_to_cache` (what the
 plugin submits per file) with a fresh cache, once per mode, the modes interleaved; printed:
-the median wall time of each mode and their ratio.
+the median wall time of each mode and its ratio to the never-retired pool.
 """
 
 from __future__ import annotations
@@ -24,11 +25,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import REPO  # noqa: E402
 
-from tb_perf_plugin.executor import TASKS_PER_WORKER, ProcessPool  # noqa: E402
+from tb_perf_plugin.executor import RETIRE_RSS_BYTES, ProcessPool  # noqa: E402
 from tb_perf_plugin.ingest.cache import ingest_to_cache  # noqa: E402
 from tb_perf_plugin.ingest.imported import FileKind  # noqa: E402
 
-NEVER = 1 << 30  # tasks per worker: a pool that is never retired
+MODES = {"default": RETIRE_RSS_BYTES, "never": 1 << 62}  # retire_rss_bytes
 
 
 def _copies(folder: Path, files: int) -> list[str]:
@@ -41,8 +42,8 @@ def _copies(folder: Path, files: int) -> list[str]:
     return paths
 
 
-def _parse_all(paths: list[str], workers: int, tasks_per_worker: int, cache: Path) -> float:
-    pool = ProcessPool(workers, tasks_per_worker)
+def _parse_all(paths: list[str], workers: int, retire_rss_bytes: int, cache: Path) -> float:
+    pool = ProcessPool(workers, retire_rss_bytes)
     try:
         pool.submit(len, "").result()  # the forkserver started: not part of either mode
         started = time.perf_counter()
@@ -62,19 +63,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    times: dict[str, list[float]] = {"recycled": [], "kept": []}
+    times: dict[str, list[float]] = {mode: [] for mode in MODES}
     with tempfile.TemporaryDirectory(prefix="tb-perf-recycling-") as scratch:
         paths = _copies(Path(scratch), args.files)
         for repeat in range(args.repeats):
-            for mode, per_worker in (("recycled", TASKS_PER_WORKER), ("kept", NEVER)):
-                cache = Path(scratch) / f"cache-{mode}-{repeat}"
-                times[mode].append(_parse_all(paths, args.workers, per_worker, cache))
-    recycled, kept = (statistics.median(times[m]) for m in ("recycled", "kept"))
-    print(
-        f"{args.files} traces, {args.workers} workers: recycled every {TASKS_PER_WORKER} tasks "
-        f"per worker {recycled:.2f} s, never {kept:.2f} s (median of {args.repeats}): "
-        f"{recycled / kept:.2f}x"
-    )
+            for mode, retire_rss_bytes in MODES.items():
+                cache = Path(scratch) / f"cache-{mode.replace(' ', '_')}-{repeat}"
+                times[mode].append(_parse_all(paths, args.workers, retire_rss_bytes, cache))
+    medians = {mode: statistics.median(t) for mode, t in times.items()}
+    print(f"{args.files} traces, {args.workers} workers, median of {args.repeats}:")
+    for mode, seconds in medians.items():
+        print(f"  retired {mode:8} {seconds:.2f} s  {seconds / medians['never']:.2f}x")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@
 inside TensorBoard's threaded server), `thread`, `inline` (in the calling thread; for debugging
 and tiny runs), or `dask://HOST:PORT`, the scheduler of a Dask cluster (the `dask` extra).
 `TB_PERF_WORKERS` caps the local pools (default: the CPU count, at most 8). The process pool
-recycles its workers (one big file's memory goes back to the system) and replaces itself when
-a worker dies (the OOM killer), retrying that worker's files once.
+is retired for a fresh one when a worker holds more than 1 GiB after a task (one big file's
+memory goes back to the system) and replaced when a worker dies (the OOM killer), retrying
+that worker's files once.
 Local executors share this process' disk, so their tasks leave parsed traces in the trace cache;
 Dask workers may not, so theirs return the tables packed (`ingest.transfer`) and only this
 process caches them. Executors are created on first use, not at import or in constructors.
@@ -18,6 +19,7 @@ import concurrent.futures
 import functools
 import multiprocessing
 import os
+import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -123,9 +125,11 @@ def _call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         return _Raised(exc)
 
 
-# Tasks a pool's workers run, per worker, before the pool is retired for a fresh one. Not
-# `max_tasks_per_child`: on CPython 3.11 a pool using it stops starting workers (gh-115634).
-TASKS_PER_WORKER = 4
+# A pool whose worker holds more than this after a task is retired for a fresh one, so the
+# memory one big file took goes back to the system. Not `max_tasks_per_child`: recycling every
+# worker costs small files half their time, and on CPython 3.11 a pool using it stops starting
+# workers (gh-115634).
+RETIRE_RSS_BYTES = 1 << 30
 _PRELOADED = ["tb_perf_plugin.ingest.cache", "tb_perf_plugin.ingest.transfer"]
 
 
@@ -141,37 +145,65 @@ def _new_process_pool(max_workers: int) -> concurrent.futures.ProcessPoolExecuto
     return concurrent.futures.ProcessPoolExecutor(max_workers=max_workers, mp_context=context)
 
 
-class ProcessPool(concurrent.futures.Executor):
-    """A local process pool that outlives its workers. After `tasks_per_worker` tasks per
-    worker it is retired (its workers finish what they hold, then exit) for a fresh one, so
-    the memory one big file took returns to the system; a pool broken by a dying worker is
-    replaced. A task whose worker died is run once more on the new pool (it may have died for
-    another task's sake); dying again, it is Unreadable, as on the Dask path."""
+@dataclass
+class _Measured:
+    """A task's outcome on a worker and the worker's resident memory after it."""
 
-    def __init__(self, max_workers: int, tasks_per_worker: int = TASKS_PER_WORKER) -> None:
+    value: Any
+    error: BaseException | None
+    rss_bytes: int
+
+
+def _resident_bytes() -> int:
+    """This process' resident memory now (Linux), else its peak (`ru_maxrss`)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak * (1 if sys.platform == "darwin" else 1024)
+
+
+def _measured(task: Callable[[], Any]) -> _Measured:
+    """Runs on a worker."""
+    try:
+        return _Measured(task(), None, _resident_bytes())
+    except Exception as exc:
+        return _Measured(None, exc, _resident_bytes())
+
+
+class ProcessPool(concurrent.futures.Executor):
+    """A local process pool that outlives its workers. A pool whose worker holds more than
+    `retire_rss_bytes` after a task is retired (its workers finish what they hold, then exit)
+    for a fresh one, so the memory one big file took returns to the system; a pool broken by
+    a dying worker is replaced. A task whose worker died is run once more on the new pool (it
+    may have died for another task's sake); dying again, it is Unreadable, as on the Dask path."""
+
+    def __init__(self, max_workers: int, retire_rss_bytes: int = RETIRE_RSS_BYTES) -> None:
         self._max_workers = max_workers
-        self._tasks_per_pool = max_workers * tasks_per_worker
+        self._retire_rss_bytes = retire_rss_bytes
         self._lock = threading.Lock()
         self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._submitted = 0  # to the current pool
         self._retired: weakref.WeakSet = weakref.WeakSet()  # still finishing their tasks
         self._closed = False
 
     def _current(self) -> concurrent.futures.ProcessPoolExecutor:
-        retired = None
         with self._lock:
             if self._closed:
                 raise RuntimeError("cannot schedule new futures after shutdown")
-            if self._pool is not None and self._submitted >= self._tasks_per_pool:
-                retired, self._pool = self._pool, None
             if self._pool is None:
-                self._pool, self._submitted = _new_process_pool(self._max_workers), 0
-            self._submitted += 1
-            pool = self._pool
-        if retired is not None:
-            retired.shutdown(wait=False)  # its queued tasks still run
-            self._retired.add(retired)
-        return pool
+                self._pool = _new_process_pool(self._max_workers)
+            return self._pool
+
+    def _retire(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._pool is not pool:
+                return
+            self._pool = None
+            self._retired.add(pool)
+        pool.shutdown(wait=False)  # its queued tasks still run
 
     def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
         with self._lock:
@@ -191,11 +223,11 @@ class ProcessPool(concurrent.futures.Executor):
     ) -> None:
         pool = self._current()
         try:
-            inner = pool.submit(task)
+            inner = pool.submit(_measured, task)
         except concurrent.futures.process.BrokenProcessPool:
             self._replace(pool)
             pool = self._current()
-            inner = pool.submit(task)
+            inner = pool.submit(_measured, task)
         future.add_done_callback(lambda f: f.cancelled() and inner.cancel())
         inner.add_done_callback(lambda done: self._settle(future, done, pool, task, retries))
 
@@ -221,10 +253,16 @@ class ProcessPool(concurrent.futures.Executor):
                     error = exc
             else:
                 error = Unreadable("the worker process reading it died (out of memory?)")
+        value = None
+        if error is None:
+            measured = inner.result()
+            value, error = measured.value, measured.error
+            if measured.rss_bytes > self._retire_rss_bytes:
+                self._retire(pool)
         if not future.set_running_or_notify_cancel():
             return
         if error is None:
-            future.set_result(inner.result())
+            future.set_result(value)
         else:
             future.set_exception(error)
 

@@ -285,13 +285,15 @@ def _pid(_: int) -> int:
     return os.getpid()
 
 
-def test_pool_workers_are_recycled():
-    pool = ProcessPool(max_workers=1, tasks_per_worker=2)
+@pytest.mark.parametrize("retire_rss_bytes, workers_seen", [(0, 6), (1 << 40, 1)])
+def test_a_worker_holding_too_much_memory_is_replaced(retire_rss_bytes, workers_seen):
+    """Every worker holds more than 0 bytes: each task gets a fresh one; none holds 1 TiB."""
+    pool = ProcessPool(max_workers=1, retire_rss_bytes=retire_rss_bytes)
     try:
         pids = [pool.submit(_pid, i).result(timeout=HANG_S) for i in range(6)]
     finally:
         pool.shutdown()
-    assert len(set(pids)) == 3  # two tasks per worker, then a fresh one
+    assert len(set(pids)) == workers_seen
 
 
 def _die_once(marker: str) -> int:
