@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -159,12 +160,15 @@ def traced_logdir(tmp_path_factory) -> Path:
 _made: dict[int, Path] = {}
 
 
+RECORDED_RUN = Path(__file__).resolve().parents[1] / "fixtures" / "many_ranks" / "many_ranks"
+
+
 def many_rank_logdir(tmp_path_factory) -> Path:
-    """A logdir holding the run `many_ranks`, written once per test session (the plugin and
-    the browser tests share it)."""
+    """A logdir holding the run `many_ranks` as recorded by tests/fixtures/many_ranks/
+    generate.py, copied once per test session (the plugin and the browser tests share it)."""
     key = id(tmp_path_factory)
     if key not in _made:
         logdir = tmp_path_factory.mktemp("many_ranks")
-        write_many_rank_run(logdir / "many_ranks")
+        shutil.copytree(RECORDED_RUN, logdir / "many_ranks")
         _made[key] = logdir
     return _made[key]

@@ -47,7 +47,6 @@ RUN = "many_ranks"
 
 @pytest.fixture(scope="module")
 def logdir(tmp_path_factory):
-    pytest.importorskip("torch", reason="the collectors' run needs torch")
     return many_rank_logdir(tmp_path_factory)
 
 
