@@ -68,6 +68,9 @@ def _record_ranks(
         raise failures[0]
 
 
+RECORDED_RUN = Path(__file__).resolve().parents[1] / "fixtures" / "many_ranks" / "many_ranks"
+
+
 def write_many_rank_run(run_dir: Path, world_size: int = WORLD_SIZE, steps: int = STEPS) -> None:
     import torch
 
@@ -128,9 +131,10 @@ def write_independent_run(run_dir: Path) -> None:
 
 
 def independent_logdir(tmp_path_factory) -> Path:
-    """A logdir holding the run `independent` (`write_independent_run`)."""
+    """A logdir holding the run `independent` (`write_independent_run`) as recorded by
+    tests/fixtures/many_ranks/generate.py: which ranks' steps stand out must not be the load."""
     logdir = tmp_path_factory.mktemp("independent")
-    write_independent_run(logdir / "independent")
+    shutil.copytree(RECORDED_RUN.parent / "independent", logdir / "independent")
     return logdir
 
 
@@ -158,9 +162,6 @@ def traced_logdir(tmp_path_factory) -> Path:
 
 
 _made: dict[int, Path] = {}
-
-
-RECORDED_RUN = Path(__file__).resolve().parents[1] / "fixtures" / "many_ranks" / "many_ranks"
 
 
 def many_rank_logdir(tmp_path_factory) -> Path:
