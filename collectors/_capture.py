@@ -667,14 +667,14 @@ def create_capture(
             f"roles {list(parsed.roles)}"
         )
     if timer is not None:
-        writer = timer.writer if timer.enabled else writer
+        writer = timer.writer
     if rank is None:
         rank = writer.rank if writer is not None else detect_rank().rank
     reason = switched_off("ENABLE_CAPTURE", enabled)
     if reason is not None:
         return _DisabledCapture(reason, writer)
-    if timer is not None and not timer.enabled:
-        return _DisabledCapture("the timer is disabled", writer)
+    if writer is not None and not writer.enabled:
+        return _DisabledCapture("the timer or writer is disabled", writer)
     specs = [spec for spec in parsed.captures if spec.selects(rank, role)]
     if not specs:
         return _DisabledCapture(f"no capture selects rank {rank}, role {role!r}", writer)

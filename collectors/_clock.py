@@ -10,7 +10,9 @@ import math
 import os
 import socket
 import struct
+import sys
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
@@ -122,7 +124,7 @@ def sync_clocks(
     address: tuple[str, int] | None = None,
     rounds: int = DEFAULT_ROUNDS,
     timeout_s: float = 60.0,
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     """Measure this rank's clock offset to rank 0 and record it as `clock_sync` in its metadata.
 
     A collective: every rank of the job calls it. Over the TCP `address` when given (rank 0
@@ -132,29 +134,70 @@ def sync_clocks(
     and keeps the one with the shortest round trip. Call it again later (e.g. at the end of
     training) to measure drift: the samples of earlier calls on this writer are kept and a line
     is fitted through them. Returns the record written.
+
+    A job of one process (world size 1, no process group, no address) is its own reference:
+    offset 0, uncertainty 0. A disabled writer records nothing and returns None; so does an
+    exchange that fails (a peer that never comes, no process group in a job of several
+    ranks), after a warning: the plugin then aligns the ranks without it.
     """
     if rounds < 1:
         raise ValueError(f"rounds must be >= 1, not {rounds}")
+    if not writer.enabled:
+        return None
+    clock = writer.clock
+    try:
+        record = _exchange(writer, address, rounds, timeout_s)
+    except Exception as exc:  # noqa: BLE001 - never stop training for a clock measurement
+        warnings.warn(
+            f"sync_clocks: clocks not synchronized ({exc}); training goes on",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    if record is None:  # one process: the reference itself
+        record = _reference_record("single process", 0, clock.now_unix_ns())
+    writer.update_metadata(clock_sync=record)
+    return record
+
+
+def _exchange(
+    writer: RunWriter, address: tuple[str, int] | None, rounds: int, timeout_s: float
+) -> dict[str, Any] | None:
+    """The rounds of `sync_clocks` and the record they give; None in a job of one process."""
     clock = writer.clock
     if address is not None:
         method = "tcp"
         exchange: _TcpExchange | _DistExchange = _TcpExchange(
             address, writer.rank, writer.world_size, timeout_s
         )
-    else:
+    elif _dist_initialized():
         method = "torch.distributed"
         exchange = _DistExchange()
+    elif writer.world_size == 1:
+        return None
+    else:
+        raise RuntimeError(
+            f"world size {writer.world_size} but torch.distributed is not initialized; call "
+            "sync_clocks after init_process_group, or pass address=(host, port)"
+        )
     with exchange:
         if exchange.rank == 0:
             exchange.serve(clock.now_unix_ns, rounds)
-            record = _reference_record(method, rounds, clock.now_unix_ns())
-        else:
-            best = min(exchange.ask(clock.now_unix_ns, rounds), key=lambda s: s.rtt_ns)
-            previous = writer.metadata.get("clock_sync") or {}
-            samples = [ClockSample(**s) for s in previous.get("samples", [])] + [best]
-            record = _fit(samples, method, rounds)
-    writer.update_metadata(clock_sync=record)
-    return record
+            return _reference_record(method, rounds, clock.now_unix_ns())
+        best = min(exchange.ask(clock.now_unix_ns, rounds), key=lambda s: s.rtt_ns)
+        previous = writer.metadata.get("clock_sync") or {}
+        samples = [ClockSample(**s) for s in previous.get("samples", [])] + [best]
+        return _fit(samples, method, rounds)
+
+
+def _dist_initialized() -> bool:
+    """Whether this process is in a torch.distributed world (torch imported only if the program
+    did: a script that never touched torch has no process group)."""
+    if "torch" not in sys.modules:
+        return False
+    import torch.distributed as dist
+
+    return dist.is_available() and dist.is_initialized()
 
 
 def _reference_record(method: str, rounds: int, now: int) -> dict[str, Any]:
@@ -213,11 +256,6 @@ class _DistExchange:
         import torch
         import torch.distributed as dist
 
-        if not (dist.is_available() and dist.is_initialized()):
-            raise RuntimeError(
-                "sync_clocks: torch.distributed is not initialized; pass address=(host, port) "
-                "to sync over TCP instead"
-            )
         self._dist = dist
         # CPU tensors need gloo; NCCL would add a device copy and sync to every reading.
         self._group = dist.new_group(backend="gloo") if dist.get_backend() != "gloo" else None

@@ -200,8 +200,8 @@ class CompileMonitor:
             self._record(step)
             return True
         except Exception as exc:  # noqa: BLE001 - never stop training
-            warnings.warn(f"CompileMonitor stopped: cannot read dynamo's counters ({exc!r})",
-                          RuntimeWarning, stacklevel=4)  # fmt: skip
+            why = f"cannot read dynamo's counters ({exc!r})"
+            self.timer.writer.collector_stopped("CompileMonitor", step, why)
             self._stop()
             return False
 
@@ -240,6 +240,6 @@ class CompileMonitor:
         try:
             self._file.flush()
         except (OSError, ValueError) as exc:  # ValueError: the writer was closed first
-            warnings.warn(f"CompileMonitor stopped: cannot write {self._file.path}: {exc}",
-                          RuntimeWarning, stacklevel=3)  # fmt: skip
+            why = f"cannot write {self._file.path}: {exc}"
+            self.timer.writer.collector_stopped("CompileMonitor", self.timer.ended_step, why, exc)
             self._stop()

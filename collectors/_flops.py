@@ -182,7 +182,7 @@ class FlopsCounter:
         self._devices.update(mode.flops_by_device)
 
     def _give_up(self, why: str) -> None:
-        warnings.warn(f"FlopsCounter stopped: {why}", RuntimeWarning, stacklevel=3)
+        self.timer.writer.collector_stopped("FlopsCounter", self._counting_step, why)
         self._regions = 0
         self._stop()
 

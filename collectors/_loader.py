@@ -42,15 +42,17 @@ class TimedLoader(Iterable[_Batch]):
         self.loader = loader
         self.timer = timer
         self.name = name
-        writer = getattr(timer, "writer", None)
-        if writer is not None:  # a disabled timer has no writer: nothing is recorded
-            writer.update_metadata(dataloader=loader_settings(loader))
+        if timer.enabled:
+            timer.writer.update_metadata(dataloader=loader_settings(loader))
 
     def __len__(self) -> int:
         return len(self.loader)  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[_Batch]:
         timer, name = self.timer, self.name
+        if not timer.enabled:  # the loader's own iterator: not even a no-op call per batch
+            yield from self.loader
+            return
         batches = iter(self.loader)
         while True:
             timer.start(name)

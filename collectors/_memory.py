@@ -6,7 +6,6 @@ from __future__ import annotations
 import atexit
 import os
 import sys
-import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -259,11 +258,8 @@ class MemorySampler:
         try:
             self._file.flush()
         except (OSError, ValueError) as exc:  # ValueError: the writer was closed first
-            warnings.warn(
-                f"MemorySampler stopped: cannot write {self._file.path}: {exc}",
-                RuntimeWarning,
-                stacklevel=3,
-            )
+            why = f"cannot write {self._file.path}: {exc}"
+            self.timer.writer.collector_stopped("MemorySampler", self.timer.ended_step, why, exc)
             if self._attached:
                 self._attached = False
                 self.timer.remove_step_callback(self._on_step)

@@ -540,11 +540,8 @@ class ModuleProfiler:
             action(**kwargs)
         except (OSError, ValueError) as exc:  # ValueError: the writer was closed first
             self._failed = True
-            warnings.warn(
-                f"ModuleProfiler stopped: cannot write {self._file.path}: {exc}",
-                RuntimeWarning,
-                stacklevel=3,
-            )
+            why = f"cannot write {self._file.path}: {exc}"
+            self.timer.writer.collector_stopped("ModuleProfiler", self._step, why, exc)
             if self._attached:
                 self._release()
 

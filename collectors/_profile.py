@@ -23,11 +23,18 @@ from time import perf_counter_ns
 from typing import Any
 
 from ._mirror import RecordFunctionMirror
-from ._schedule import Schedule, WindowScheduler
+from ._schedule import CaptureBusy, Schedule, WindowScheduler
 from ._timer import MyTimer
 from ._writer import RunWriter
 
 logger = logging.getLogger(__name__)
+
+# Kineto runs one profiler session per process, and exporting one session's trace while another
+# starts crashes torch (seen: a segfault in export_chrome_trace). Every backend of the process
+# waits for the exports in flight before it prepares, and at most one records at a time.
+_SESSION_LOCK = threading.Lock()
+_exports: set[threading.Thread] = set()
+_recording: list[TorchProfilerBackend] = []  # the backend whose session is open, if any
 TRACE_METADATA_KEY = "tb_perf"
 TRACE_METADATA_VERSION = 1
 _GZIP_LEVEL = 6  # zlib's default: level 9 takes about twice as long for ~5 % smaller traces
@@ -107,9 +114,21 @@ class TorchProfilerBackend:
 
     def prepare(self) -> None:
         self._wait_for_export()
+        with _SESSION_LOCK:
+            exporting = list(_exports)
+        for thread in exporting:  # other backends' windows being written
+            thread.join()
+        with _SESSION_LOCK:
+            if _recording and _recording[0] is not self:
+                raise CaptureBusy(f"torch.profiler is recording {_recording[0].describe()}")
+            _recording[:] = [self]
         began = perf_counter_ns()
-        self._prof = self._torch.profiler.profile(activities=self.activities, **self._options)
-        self._prof.prepare_trace()
+        try:
+            self._prof = self._torch.profiler.profile(activities=self.activities, **self._options)
+            self._prof.prepare_trace()
+        except BaseException:
+            self._release_session()
+            raise
         self._costs_ns = {"prepare": perf_counter_ns() - began}
 
     def start(self, step: int) -> None:
@@ -150,25 +169,33 @@ class TorchProfilerBackend:
         )
         prof, self._prof, self._started = self._prof, None, False
         began = perf_counter_ns()
-        prof.stop_trace()
+        try:
+            prof.stop_trace()
+        finally:
+            self._release_session()
         costs = {**self._costs_ns, "stop": perf_counter_ns() - began}
         self._wait_for_export()
-        self._export_thread = threading.Thread(
+        self._export_thread = thread = threading.Thread(
             target=self._export,
             args=(prof, first_step, last_step, costs),
             name=f"tb_perf trace export steps {first_step}-{last_step}",
             daemon=True,
         )
-        self._export_thread.start()
+        with _SESSION_LOCK:
+            _exports.add(thread)
+        thread.start()
 
     def cancel(self) -> None:
         self._close_step()
         self._remove_mirror()
         prof, self._prof, started, self._started = self._prof, None, self._started, False
-        if prof is not None:
-            if not started:  # a prepared profiler is released by a start and a stop
-                prof.start_trace()
-            prof.stop_trace()
+        try:
+            if prof is not None:
+                if not started:  # a prepared profiler is released by a start and a stop
+                    prof.start_trace()
+                prof.stop_trace()
+        finally:
+            self._release_session()
 
     def close(self) -> None:
         self._wait_for_export()
@@ -189,6 +216,15 @@ class TorchProfilerBackend:
             self.timer.remove_mirror(self._mirror)
             self._mirror.close_all()  # spans open across the window's end
             self._mirror = None
+
+    def describe(self) -> str:
+        """What this backend records, for the message of a window skipped meanwhile."""
+        return f"{self.label} windows" if self.label is not None else "step windows"
+
+    def _release_session(self) -> None:
+        with _SESSION_LOCK:
+            if _recording and _recording[0] is self:
+                _recording.clear()
 
     def _wait_for_export(self) -> None:
         if self._export_thread is not None:
@@ -248,6 +284,8 @@ class TorchProfilerBackend:
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(raw)
+            with _SESSION_LOCK:
+                _exports.discard(threading.current_thread())
         costs_ns["export"] = perf_counter_ns() - began
         window.update({f"{part}_ms": round(ns / 1e6, 3) for part, ns in costs_ns.items()})
         with self._lock:
@@ -382,15 +420,15 @@ def profile_steps(
     is always recorded, CUDA when available (`cuda=False` turns it off, `True` requires it);
     `record_shapes`, `with_stack`, `profile_memory` and `with_flops` go to torch.profiler.
     Without a timer, pass `writer=` and call `step()` on the returned object. A disabled timer
-    (`ENABLE_TIMER=0`) disables this too. Steps outside windows cost one scheduler call each;
-    no host-device synchronization is added per step.
+    (`ENABLE_TIMER=0`) or writer disables this too. Steps outside windows cost one scheduler
+    call each; no host-device synchronization is added per step.
     """
     if (timer is None) == (writer is None):
         raise TypeError("profile_steps needs a timer or a writer= (one of them)")
     schedule = Schedule(skip_first, wait, warmup, active, repeat)
-    if timer is not None and not timer.enabled:
-        return StepProfiler(timer=timer)
     writer = timer.writer if timer is not None else writer
+    if not writer.enabled:  # a disabled timer's writer is disabled too
+        return StepProfiler(timer=timer)
     ranks = None if ranks is None else sorted(set(ranks))
     info: dict[str, Any] = {
         "backend": "torch.profiler",

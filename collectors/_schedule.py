@@ -18,6 +18,12 @@ from typing import Protocol
 logger = logging.getLogger(__name__)
 
 
+class CaptureBusy(RuntimeError):
+    """Raised by a backend's `prepare`/`start` when the tool it drives is in use by another
+    capture (torch.profiler runs one session per process): this window is skipped, later ones
+    are still tried."""
+
+
 class Phase(enum.Enum):
     NONE = "none"  # not capturing (skip_first, wait)
     WARMUP = "warmup"  # the backend is prepared, its records are discarded
@@ -152,6 +158,7 @@ class WindowScheduler:
         self._recording: tuple[int, int] | None = None  # (cycle, first step)
         self._done = not self.captures
         self._closed = False
+        self._warned_busy = False  # windows skipped for a busy tool: logged once
 
     @property
     def done(self) -> bool:
@@ -220,6 +227,11 @@ class WindowScheduler:
         try:
             method(*args)
             return True
+        except CaptureBusy as busy:
+            if not self._warned_busy:
+                self._warned_busy = True
+                logger.warning("%s: a window is skipped: %s", type(self.backend).__name__, busy)
+            return False
         except Exception:
             logger.warning(
                 "%s.%s%s failed; capturing stops, training goes on",

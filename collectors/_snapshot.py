@@ -123,11 +123,10 @@ class MemorySnapshotter:
         self.max_entries = max_entries
         self.stacks = stacks
         self.dump_on_oom = dump_on_oom
-        if isinstance(writer_or_timer, RunWriter):
-            self.writer: RunWriter | None = writer_or_timer
-        else:
-            self.writer = getattr(writer_or_timer, "writer", None)  # a disabled timer has none
-            enabled = enabled and self.writer is not None
+        self.writer = (
+            writer_or_timer if isinstance(writer_or_timer, RunWriter) else writer_or_timer.writer
+        )
+        enabled = enabled and self.writer.enabled  # a disabled timer holds a disabled writer
         self.files: list[str] = []  # the snapshots written, in order
         self._open: list[str] = []
         self._counts: dict[str, int] = {}

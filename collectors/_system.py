@@ -111,12 +111,10 @@ class NvmlBackend:
 def _nvml_backend(pcie: bool) -> tuple[GpuBackend | None, str | None]:
     """NvmlBackend, or None and why not (for the metadata's `gpu_reason`)."""
     try:
-        import pynvml
+        return NvmlBackend(pcie=pcie), None
     except ImportError:
         return None, "pynvml is not installed"
-    try:
-        return NvmlBackend(pcie=pcie), None
-    except pynvml.NVMLError as exc:  # str(exc): "Driver Not Loaded", ...
+    except Exception as exc:  # noqa: BLE001 - NVMLError ("Driver Not Loaded"), an older pynvml
         return None, f"NVML: {exc}"
 
 
@@ -160,7 +158,7 @@ class GpuTracker:
             raise ValueError(f"interval_s must be > 0, not {interval_s}")
         if enabled is None:
             enabled = env_enabled("ENABLE_GPU_TRACKER")
-        self.enabled = bool(enabled)
+        self.enabled = bool(enabled) and writer.enabled
         self.writer = writer
         self.interval_s = interval_s
         self.gpus = None if gpus is None else [int(i) for i in gpus]
@@ -181,7 +179,10 @@ class GpuTracker:
         reason = None
         if self.backend is None:
             self.backend, reason = _nvml_backend(self.pcie)
-        devices = self.backend.devices() if self.backend is not None else []
+        try:
+            devices = self.backend.devices() if self.backend is not None else []
+        except Exception as exc:  # noqa: BLE001 - a driver error: track the CPU side only
+            devices, reason = [], f"{self.backend.name}: {exc}"
         if self.gpus is not None and self.backend is not None:
             found = [d["index"] for d in devices]
             missing = sorted(set(self.gpus) - set(found))
@@ -259,8 +260,12 @@ class GpuTracker:
             line = json.dumps({"k": "sys", **self._sample()}, separators=(",", ":")) + "\n"
             try:
                 self.writer.write_now(self._file, line)  # one write() per sample
-            except (OSError, ValueError) as exc:  # ValueError: the writer was closed
+            except ValueError as exc:  # the writer was closed before the tracker
                 logger.warning("GpuTracker stopped: cannot write %s: %s", self._file.path, exc)
+                return
+            except OSError as exc:
+                why = f"cannot write {self._file.path}: {exc}"
+                self.writer.collector_stopped("GpuTracker", None, why, exc)
                 return
             next_at += self.interval_s
             late = time.monotonic() - next_at

@@ -206,7 +206,8 @@ class TaskProfiler:
             types = types.split(",")
         # lower-cased name -> the name as listed, which names the files of every spelling
         self._listed = {t.strip().lower(): t.strip() for t in types if t.strip()}
-        if self.timer is not None and not self.timer.enabled:
+        given_writer = self.timer.writer if self.timer is not None else self._writer
+        if given_writer is not None and not given_writer.enabled:  # a disabled timer or writer
             self._listed = {}
         self.types = frozenset(self._listed.values())
         if ops is None:

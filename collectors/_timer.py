@@ -369,11 +369,8 @@ class MyTimer:
             self._file.flush()
         except (OSError, ValueError) as exc:  # ValueError: the writer was closed first
             self._write_failed = True
-            warnings.warn(
-                f"MyTimer stopped: cannot write {self._file.path}: {exc}; training goes on",
-                RuntimeWarning,
-                stacklevel=4,
-            )
+            why = f"cannot write {self._file.path}: {exc}"
+            self.writer.collector_stopped("MyTimer", self._step, why, exc)
 
     def _write_ready_gpu_times(self, wait: bool) -> None:
         events = self._events
@@ -423,8 +420,16 @@ class _DisabledTimer(MyTimer):
     _ended_step = None
     _steps_unflushed = 0
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, writer: RunWriter | str | os.PathLike | None = None, **kwargs: Any) -> None:
         self.enabled = False
+        # collectors handed `timer.writer` get a writer that records nothing, whatever was given
+        if isinstance(writer, RunWriter):
+            self.writer = RunWriter(
+                writer.run_dir, rank=writer.rank, world_size=writer.world_size, enabled=False
+            )
+        else:
+            self.writer = RunWriter(writer, enabled=False)
+        self._owns_writer = False
 
     def start(self, name: str) -> None:
         pass

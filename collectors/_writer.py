@@ -9,6 +9,7 @@ import json
 import os
 import platform
 import re
+import secrets
 import socket
 import sys
 import threading
@@ -26,6 +27,18 @@ FORMAT_VERSION = 1
 PLUGIN_SUBDIR = os.path.join("plugins", "tb_perf")
 SCALAR_TAG_PREFIX = "tb_perf/"
 UNLINK_CHECK_NS = 1_000_000_000  # how often a record file checks that its run still exists
+# The metadata file is padded with spaces to a multiple of this: when the disk is full, a
+# rewrite in place (the blocks are already allocated) can still say which collector stopped.
+METADATA_BLOCK = 4096
+_FAILURE_WORDS = {
+    errno.ENOSPC: "disk full",
+    errno.EDQUOT: "disk quota exceeded",
+    errno.EFBIG: "file size limit reached",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EROFS: "read-only file system",
+    errno.ENOENT: "run directory deleted",
+}
 
 
 def _safe_host(host: str) -> str:
@@ -43,11 +56,15 @@ class RecordFile:
 
     def __init__(self, path: Path, schema: str) -> None:
         self.path = path
-        self._file = open(path, "ab", buffering=0)
-        self._size = self._file.tell()  # of the whole lines written: where a failed write is cut
         self._pending: list[str] = []
         self._error: OSError | None = None  # the write that failed; nothing written after it
+        self._open_error: OSError | None = None  # raised by the first flush, like a write's
         self._next_unlink_check_ns = 0
+        try:
+            self._file: Any = open(path, "ab", buffering=0)
+        except OSError as exc:  # permissions, a deleted run: its owner turns off at its flush
+            self._file, self._open_error = None, exc
+        self._size = self._file.tell() if self._file is not None else 0  # of whole lines written
         if self._size == 0:
             self._pending.append(json.dumps({"schema": schema, "version": FORMAT_VERSION}) + "\n")
 
@@ -62,6 +79,9 @@ class RecordFile:
         self._pending.clear()
         if self._error is not None:
             return  # raised once already: its owner has turned itself off
+        if self._open_error is not None:
+            self._error = self._open_error
+            raise self._error
         written = 0
         try:
             now = time.monotonic_ns()
@@ -84,16 +104,48 @@ class RecordFile:
         try:
             self.flush()
         finally:
-            self._file.close()
+            if self._file is not None:
+                self._file.close()
+
+
+class _NullRecordFile(RecordFile):
+    """The record file of a disabled writer: takes lines and drops them."""
+
+    def __init__(self, path: Path) -> None:  # opens nothing
+        self.path = path
+
+    def append(self, line: str) -> None:
+        pass
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def failure_reason(exc: BaseException) -> str:
+    """A few words on why a write failed, as the plugin shows them ("disk full")."""
+    if isinstance(exc, OSError) and exc.errno in _FAILURE_WORDS:
+        return _FAILURE_WORDS[exc.errno]
+    if isinstance(exc, ValueError):
+        return "the run writer was closed"
+    return str(exc) or type(exc).__name__
 
 
 class RunWriter:
     """Creates the run directory and owns this rank's files in it.
 
     Every rank of a job points its RunWriter at the same `run_dir`; each writes its own files under
-    `plugins/tb_perf/`, named with rank, host and pid. The scalars rank (rank 0 unless told
-    otherwise) also writes the run's tfevents file so TensorBoard lists the run and plots
-    `tb_perf/` scalars. Closed by `close()`, by leaving a `with` block, or at interpreter exit.
+    `plugins/tb_perf/`, named with rank, host, pid and a writer id (start time and a random part:
+    two writers never share files, and the plugin tells jobs run into one directory apart). The
+    scalars rank (rank 0 unless told otherwise) also writes the run's tfevents file so
+    TensorBoard lists the run and plots `tb_perf/` scalars. Closed by `close()`, by leaving a
+    `with` block, or at interpreter exit.
+
+    A writer made with `enabled=False` (what a disabled MyTimer holds) creates nothing and drops
+    what it is given; one whose run directory cannot be created warns and becomes such a writer.
+    Collectors given a disabled writer do nothing.
     """
 
     def __init__(
@@ -103,6 +155,7 @@ class RunWriter:
         rank: int | None = None,
         world_size: int | None = None,
         scalars_rank: int = 0,
+        enabled: bool = True,
     ) -> None:
         info = detect_rank()
         if rank is not None or world_size is not None:
@@ -115,20 +168,25 @@ class RunWriter:
         if not 0 <= info.rank < info.world_size:
             raise ValueError(f"rank {info.rank} is outside world size {info.world_size}")
         self.rank_info = info
+        self.enabled = enabled
         if run_dir is None:
             stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
             run_dir = Path("runs") / f"{stamp}_{_safe_host(socket.gethostname())}"
         self.run_dir = Path(run_dir)
         self.data_dir = self.run_dir / PLUGIN_SUBDIR
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        host = socket.gethostname()
-        self.file_prefix = f"rank{info.rank}.{_safe_host(host)}.{os.getpid()}"
         # The clock every timestamp of this rank goes through (skewed by TB_PERF_CLOCK_SKEW).
         self.clock = Clock.from_env()
         self.anchor = self.clock.anchor()
+        started_s = self.anchor["unix_ns"] // 10**9
+        self.writer_id = (
+            time.strftime("%Y%m%dT%H%M%S", time.gmtime(started_s)) + "-" + secrets.token_hex(3)
+        )
+        host = socket.gethostname()
+        self.file_prefix = f"rank{info.rank}.{_safe_host(host)}.{os.getpid()}.{self.writer_id}"
         self._metadata: dict[str, Any] = {
             "schema": "tb_perf.meta",
             "version": FORMAT_VERSION,
+            "writer_id": self.writer_id,
             "rank": info.rank,
             "world_size": info.world_size,
             "local_rank": info.local_rank,
@@ -142,12 +200,29 @@ class RunWriter:
             "clock_sync": None,
             "started_unix_ns": self.anchor["unix_ns"],
             "closed_unix_ns": None,
+            "stopped": {},
         }
         self._lock = threading.Lock()
         self._files: dict[str, RecordFile] = {}
-        self._scalars = TfEventsWriter(self.run_dir) if info.rank == scalars_rank else None
-        self._closed = False
+        self._scalars: TfEventsWriter | None = None
+        self._closed = not enabled
         self._write_failed = False  # this writer's own writes failed once: warned
+        self._metadata_size = 0  # bytes the metadata file holds: what a rewrite in place may use
+        if not enabled:
+            return
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            if info.rank == scalars_rank:
+                self._scalars = TfEventsWriter(self.run_dir)
+        except OSError as exc:
+            self.enabled, self._closed = False, True
+            warnings.warn(
+                f"RunWriter: cannot create run {self.run_dir}: {exc}; nothing is recorded, "
+                "training goes on",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return
         self._write_metadata()
         atexit.register(self.close)
 
@@ -171,17 +246,21 @@ class RunWriter:
 
     def record_file(self, kind: str) -> RecordFile:
         """The append-only file of one record kind (`timer`, ...) for this rank, opened once."""
+        path = self.data_dir / f"{self.file_prefix}.{kind}.jsonl"
+        if not self.enabled:
+            return _NullRecordFile(path)
         with self._lock:
             if self._closed:
                 raise RuntimeError(f"RunWriter for {self.run_dir} is closed")
             if kind not in self._files:
-                path = self.data_dir / f"{self.file_prefix}.{kind}.jsonl"
                 self._files[kind] = RecordFile(path, f"tb_perf.{kind}")
             return self._files[kind]
 
     def write_now(self, record_file: RecordFile, lines: str) -> None:
         """Append complete lines to one of this writer's record files and write them at once,
         from any thread (a background sampler): `flush()` and `close()` may run meanwhile."""
+        if not self.enabled:
+            return
         with self._lock:
             if self._closed:
                 raise ValueError(f"RunWriter for {self.run_dir} is closed")
@@ -197,28 +276,77 @@ class RunWriter:
                 scalars, self._scalars = self._scalars, None
                 with contextlib.suppress(OSError):
                     scalars.close()
+                with self._lock:
+                    self._record_stop("scalars", step, failure_reason(exc))
                 self._warn_once(os.path.basename(scalars.path), exc)
 
     def update_metadata(self, **fields: Any) -> None:
         """Merge fields into this rank's metadata file (rewritten atomically)."""
+        if not self.enabled:
+            return
         with self._lock:
             self._metadata.update(fields)
             self._write_metadata()
 
+    def collector_stopped(
+        self, collector: str, step: int | None, why: str, exc: BaseException | None = None
+    ) -> None:
+        """A collector turned itself off (its file cannot be written, an API it needs is
+        missing): warn once, and record why (`exc` in a few words, else `why`) and at which
+        step in the metadata, so the plugin says where the data ends. Written now if the
+        metadata file can be, else with the next metadata write that succeeds."""
+        if not self.enabled:
+            return
+        reason = failure_reason(exc) if exc is not None else why
+        with self._lock:
+            if not self._record_stop(collector, step, reason):
+                return
+            warnings.warn(
+                f"{collector} stopped at step {step}: {why}; training goes on",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            if not self._closed:
+                self._write_metadata()
+
+    def _record_stop(self, collector: str, step: int | None, reason: str) -> bool:
+        """Note in the metadata (not written here) that `collector` stopped; False if it had."""
+        stopped = self._metadata["stopped"]
+        if collector in stopped:
+            return False
+        stopped[collector] = {"reason": reason, "step": step, "at_unix_ns": time.time_ns()}
+        return True
+
     def _write_metadata(self) -> None:
         path = self.data_dir / f"{self.file_prefix}.meta.json"
+        data = json.dumps(self._metadata, default=str).encode()
+        data += b" " * (-len(data) % METADATA_BLOCK)
         tmp = path.with_name(path.name + ".tmp")
         try:
-            tmp.write_text(json.dumps(self._metadata, default=str))
+            tmp.write_bytes(data)
             os.replace(tmp, path)
+            self._metadata_size = len(data)
         except OSError as exc:  # the previous metadata file stays whole; tried again next time
             with contextlib.suppress(OSError):
                 tmp.unlink(missing_ok=True)
-            self._warn_once(path.name, exc)
+            if not self._rewrite_in_place(path, data):
+                self._warn_once(path.name, exc)
+
+    def _rewrite_in_place(self, path: Path, data: bytes) -> bool:
+        """On a full disk, overwrite the metadata file's own blocks (not atomic: a reader may
+        see it half-written once, and reads it again)."""
+        if self._metadata_size == 0 or len(data) > self._metadata_size:
+            return False
+        try:
+            with open(path, "r+b") as file:
+                file.write(data + b" " * (self._metadata_size - len(data)))
+            return True
+        except OSError:
+            return False
 
     def _warn_once(self, name: str, exc: OSError) -> None:
-        """The first failure of the writer's own writes (metadata, scalars, a record file's
-        last lines at close) is a warning, never an error: training goes on."""
+        """The first failure of the writer's own writes (metadata, a record file's last lines
+        at close) is a warning, never an error: training goes on."""
         if not self._write_failed:
             self._write_failed = True
             warnings.warn(
@@ -244,7 +372,8 @@ class RunWriter:
                 except OSError as exc:  # lines of a collector that was never closed
                     self._warn_once(record_file.path.name, exc)
             if self._scalars is not None:
-                self._scalars.close()
+                with contextlib.suppress(OSError):
+                    self._scalars.close()
             self._metadata["closed_unix_ns"] = self.clock.now_unix_ns()
             self._write_metadata()
         atexit.unregister(self.close)

@@ -23,8 +23,10 @@ PLUGIN_DIR = os.path.join("plugins", "tb_perf")
 IMPORTED_DIR = os.path.join(PLUGIN_DIR, "imported")
 LIVE_WINDOW_NS = 60 * 10**9  # a writer that wrote within this window and did not close is live
 IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
-_WRITER_FILE = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.([a-z_]+)\.(jsonl|json)$")
-_TASK_SUMMARY = re.compile(r"^(rank(\d+)\.[A-Za-z0-9-]+\.\d+)\.task-[A-Za-z0-9_-]+\.summary\.json$")
+# rank, host, pid, then the writer id (older files have none): `rank0.n1.42.20261202T061500-a3f9c1`
+_PREFIX = r"(rank(\d+)\.[A-Za-z0-9-]+\.\d+(?:\.\d{8}T\d{6}-[0-9a-f]{6})?)"
+_WRITER_FILE = re.compile(rf"^{_PREFIX}\.([a-z_]+)\.(jsonl|json)$")
+_TASK_SUMMARY = re.compile(rf"^{_PREFIX}\.task-[A-Za-z0-9_-]+\.summary\.json$")
 _TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
 _WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
 

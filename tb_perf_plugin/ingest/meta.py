@@ -80,8 +80,21 @@ class CompileSettings(msgspec.Struct):
     assume_static_by_default: bool | None = None
 
 
+class StoppedCollector(msgspec.Struct):
+    """A collector that turned itself off during the run (metadata `stopped`): its data ends
+    at `step` for `reason` ("disk full", ...), not because the job ended."""
+
+    reason: str
+    step: Int64 | None = None
+    at_unix_ns: Int64 | None = None
+
+
 # optional sections read on their own: a malformed one is left out, not the whole file
-_LENIENT_SECTIONS = {"flops": FlopsInfo, "compile": CompileSettings}
+_LENIENT_SECTIONS = {
+    "flops": FlopsInfo,
+    "compile": CompileSettings,
+    "stopped": dict[str, StoppedCollector],
+}
 
 
 class RankMeta(msgspec.Struct):
@@ -93,6 +106,7 @@ class RankMeta(msgspec.Struct):
     pid: Int64
     started_unix_ns: Int64
     closed_unix_ns: Int64 | None = None
+    writer_id: str | None = None  # absent from older collectors' files
     clock_sync: dict[str, Any] | None = None
     dataloader: dict[str, Any] | None = None  # collectors.timed_loader's loader settings
     modules: ModuleSettings | None = None  # absent unless ModuleProfiler ran
@@ -100,6 +114,7 @@ class RankMeta(msgspec.Struct):
     system: SystemSettings | None = None  # absent unless GpuTracker ran
     flops: FlopsInfo | None = None  # absent unless FlopsCounter counted a step
     compile: CompileSettings | None = None  # absent unless CompileMonitor ran
+    stopped: dict[str, StoppedCollector] = {}  # collectors that turned themselves off
     problems: list[str] = []  # sections left out as malformed (not in the file)
 
 

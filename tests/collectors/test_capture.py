@@ -244,16 +244,29 @@ def capture_with(**fields):
         (capture_with(windows=[{"start": 4, "stop": 4}]), r"stop \(4\) must be after start"),
         (capture_with(windows=[{"start": 0, "stop": 4}, {"start": 3, "stop": 6}]), "overlaps"),
         (
-            bad(captures=[
-                {"trigger": "point", "name": "x", "windows": [{"start": 0, "stop": 4}]},
-                {"trigger": "point", "name": "x", "windows": [{"start": 2, "stop": 3}],
-                 "ranks": [0]},
-            ]),  # fmt: skip
+            bad(
+                captures=[
+                    {"trigger": "point", "name": "x", "windows": [{"start": 0, "stop": 4}]},
+                    {
+                        "trigger": "point",
+                        "name": "x",
+                        "windows": [{"start": 2, "stop": 3}],
+                        "ranks": [0],
+                    },
+                ]
+            ),  # fmt: skip
             r"captures\[0\] and \[1\].*overlap",
         ),
         (capture_with(roles=["dit"]), r"unknown role\(s\) dit.*not declared"),
-        (bad(roles=["vae"], captures=[{"trigger": "step", "windows": [{"start": 0, "stop": 1}],
-                                       "roles": ["dti"]}]), r"unknown role\(s\) dti"),  # fmt: skip
+        (
+            bad(
+                roles=["vae"],
+                captures=[
+                    {"trigger": "step", "windows": [{"start": 0, "stop": 1}], "roles": ["dti"]}
+                ],
+            ),
+            r"unknown role\(s\) dti",
+        ),  # fmt: skip
         (bad(backnd="cuda_profiler"), r"config: unknown key\(s\) backnd"),
         (capture_with(window=[]), r"captures\[0\]: unknown key\(s\) window"),
         (capture_with(windows=[{"start": 0, "end": 2}]), r"unknown key\(s\) end"),
@@ -344,9 +357,11 @@ def test_forward_hook_form_with_the_cuda_profiler_backend(tmp_path, monkeypatch)
             model(torch.randn(2, 8))
     assert len(model._forward_pre_hooks) == 0 and len(model._forward_hooks) == 1  # ours removed
     # started as call 2 began, stopped as call 3 ended: calls 2 and 3 ran inside the range
-    assert calls_seen == [[], [], ["cudaProfilerStart"], ["cudaProfilerStart"]] + [
-        ["cudaProfilerStart", "cudaProfilerStop"]
-    ] * 2
+    assert (
+        calls_seen
+        == [[], [], ["cudaProfilerStart"], ["cudaProfilerStart"]]
+        + [["cudaProfilerStart", "cudaProfilerStop"]] * 2
+    )
     windows = meta(tmp_path / "run")["capture"]["windows"]
     assert [(w["name"], w["first"], w["last"]) for w in windows] == [("forward", 2, 3)]
 
@@ -409,7 +424,7 @@ def test_torch_profiler_backend_from_the_config_writes_readable_traces(tmp_path)
     capture.close()
     timer.close()
     data = tmp_path / "run" / "plugins" / "tb_perf"
-    names = sorted(p.name.split(".", 3)[3] for p in data.glob("*.pt.trace.json.gz"))
+    names = sorted(p.name.split(".", 4)[4] for p in data.glob("*.pt.trace.json.gz"))
     assert names == ["point-denoise.13-13.pt.trace.json.gz", "steps1-1.pt.trace.json.gz"]
     point_trace = read_trace(str(next(data.glob("*.point-denoise.13-13.pt.trace.json.gz"))))
     tb_perf = point_trace.meta.tb_perf
@@ -418,7 +433,7 @@ def test_torch_profiler_backend_from_the_config_writes_readable_traces(tmp_path)
     assert "first_step" not in tb_perf  # hit numbers are not steps
     assert "point-denoise#13" in point_trace.names and "aten::linear" in point_trace.names
     info = meta(tmp_path / "run")["capture"]
-    assert sorted(t["file"].split(".", 3)[3] for t in info["traces"]) == names
+    assert sorted(t["file"].split(".", 4)[4] for t in info["traces"]) == names
 
 
 def test_overlapping_windows_of_two_triggers_stop_the_later_one_with_a_warning(tmp_path, caplog):

@@ -160,10 +160,34 @@ def test_clock_sync_over_tcp_recovers_injected_offset_and_drift(tmp_path):
     assert sync["uncertainty_ns"] < 1_000_000
 
 
-def test_sync_clocks_without_a_process_group_says_what_to_do(tmp_path):
+def test_sync_clocks_without_a_process_group_warns_what_to_do_and_records_nothing(tmp_path):
     pytest.importorskip("torch")
     from collectors import sync_clocks
 
     with RunWriter(tmp_path, rank=1, world_size=2) as writer:
-        with pytest.raises(RuntimeError, match="not initialized; pass address"):
-            sync_clocks(writer)
+        with pytest.warns(RuntimeWarning, match="not initialized; call sync_clocks after"):
+            assert sync_clocks(writer) is None
+        assert writer.metadata["clock_sync"] is None
+
+
+def test_sync_clocks_in_a_single_process_is_its_own_reference(tmp_path, monkeypatch):
+    from collectors import sync_clocks
+
+    for variable in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK"):
+        monkeypatch.delenv(variable, raising=False)
+    with RunWriter(tmp_path) as writer:
+        record = sync_clocks(writer)
+        assert writer.world_size == 1
+        assert writer.metadata["clock_sync"] == record
+    assert (record["method"], record["offset_ns"], record["uncertainty_ns"]) == (
+        "single process",
+        0,
+        0,
+    )
+
+
+def test_sync_clocks_on_a_disabled_writer_does_nothing(tmp_path):
+    from collectors import sync_clocks
+
+    assert sync_clocks(RunWriter(tmp_path / "run", rank=1, world_size=2, enabled=False)) is None
+    assert not (tmp_path / "run").exists()

@@ -212,7 +212,11 @@ def test_deleted_run_directory_in_process_warns_once_and_close_does_not_raise(tm
             timer.step()
         said = sorted(str(w.message).split(":")[0] for w in caught)
         if step == 2:
-            assert said == ["MemorySampler stopped", "MyTimer stopped", "RunWriter"]
+            assert said == [
+                "MemorySampler stopped at step 2",
+                "MyTimer stopped at step 2",
+                "RunWriter",
+            ]
         else:
             assert said == [], step
     with warnings.catch_warnings():
@@ -238,8 +242,8 @@ def test_closed_writer_turns_each_collector_off_with_one_warning(tmp_path):
         sampler.detach()
         modules.detach()
         timer.close()
-    said = sorted(str(w.message).split(":")[0] for w in caught)
-    assert said == ["MemorySampler stopped", "ModuleProfiler stopped", "MyTimer stopped"]
+    said = sorted(str(w.message).split(" stopped at step ")[0] for w in caught)
+    assert said == ["MemorySampler", "ModuleProfiler", "MyTimer"]
 
 
 def test_deleted_run_directory_fails_every_trace_window_but_warns_once(tmp_path, caplog):
@@ -292,8 +296,13 @@ def test_four_gloo_ranks_write_four_consistent_rank_sets(tmp_path):
     port = _free_port()
     ranks = [
         _worker(
-            run_dir, steps, "dist", RANK=str(rank), WORLD_SIZE=str(world),
-            MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port),
+            run_dir,
+            steps,
+            "dist",
+            RANK=str(rank),
+            WORLD_SIZE=str(world),
+            MASTER_ADDR="127.0.0.1",
+            MASTER_PORT=str(port),
         )  # fmt: skip
         for rank in range(world)
     ]
@@ -309,7 +318,8 @@ def test_four_gloo_ranks_write_four_consistent_rank_sets(tmp_path):
     assert {(m["world_size"], m["rank_source"]) for m in metas} == {(world, "torch.distributed")}
     assert all(m["closed_unix_ns"] is not None for m in metas)
     for meta in metas:
-        prefix = f"rank{meta['rank']}.{re.sub(r'[^A-Za-z0-9-]+', '-', meta['host'])}.{meta['pid']}"
+        host = re.sub(r"[^A-Za-z0-9-]+", "-", meta["host"])
+        prefix = f"rank{meta['rank']}.{host}.{meta['pid']}.{meta['writer_id']}"
         for kind in ("timer", "memory", "modules", "system"):
             assert (data_dir / f"{prefix}.{kind}.jsonl").read_bytes().endswith(b"\n"), kind
     assert not list(data_dir.glob("*.tmp"))

@@ -14,7 +14,9 @@ from tests.helpers import timer_records
 
 torch = pytest.importorskip("torch")
 
-TRACE_NAME = re.compile(r"rank(\d+)\.[A-Za-z0-9-]+\.\d+\.steps(\d+)-(\d+)\.pt\.trace\.json\.gz")
+TRACE_NAME = re.compile(
+    r"rank(\d+)\.[A-Za-z0-9-]+\.\d+\.\d{8}T\d{6}-[0-9a-f]{6}\.steps(\d+)-(\d+)\.pt\.trace\.json\.gz"
+)
 
 
 @pytest.fixture(autouse=True)

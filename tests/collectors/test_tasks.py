@@ -52,7 +52,7 @@ def test_only_listed_types_are_traced_with_summaries_matching_the_traces(tmp_pat
         pipeline.run(tasks.task)
     tasks.close()
     timer.close()
-    files = sorted(p.name.split(".", 3)[3] for p in data_dir(tmp_path / "run").iterdir())
+    files = sorted(p.name.split(".", 4)[4] for p in data_dir(tmp_path / "run").iterdir())
     traces = [f for f in files if f.endswith(".pt.trace.json.gz")]
     # DIT runs 3 times a pipeline: invocation 0 is skipped, 1 and 2 traced (defaults 1 and 2);
     # VAE runs once a pipeline; TEXT is not listed: nothing of it anywhere
@@ -136,7 +136,7 @@ def test_environment_options_and_profile_task_reuse(tmp_path, monkeypatch):
             torch.ones(4) + 1
     first._profiler.close()
     timer.close()
-    traces = sorted(p.name.split(".", 3)[3] for p in data_dir(tmp_path / "run").glob("*.gz"))
+    traces = sorted(p.name.split(".", 4)[4] for p in data_dir(tmp_path / "run").glob("*.gz"))
     assert traces == ["task-dit.0-0.pt.trace.json.gz"]  # named as listed
     summary = json.loads(next(data_dir(tmp_path / "run").glob("*.summary.json")).read_text())
     assert summary["ops_pattern"] == "aten::add"
