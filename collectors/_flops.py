@@ -253,13 +253,20 @@ def dtype_name(dtype: Any, device_type: str, convolution: bool) -> str:
         return "fp8"
     name = _DTYPE_NAMES.get(text, text)
     if name == "fp32" and device_type == "cuda":
-        tf32 = (
-            torch.backends.cudnn.allow_tf32
-            if convolution
-            else torch.get_float32_matmul_precision() != "highest"
-        )
-        return "tf32" if tf32 else "fp32"
+        return "tf32" if _uses_tf32(torch, convolution) else "fp32"
     return name
+
+
+def _uses_tf32(torch: Any, convolution: bool) -> bool:
+    """Whether fp32 matmuls (or cuDNN convolutions) may run as TF32. torch 2.9+ has per-backend
+    `fp32_precision` settings; once a program sets those, the legacy getters raise."""
+    backend = torch.backends.cudnn.conv if convolution else torch.backends.cuda.matmul
+    precision = getattr(backend, "fp32_precision", None)
+    if precision in ("tf32", "ieee"):
+        return precision == "tf32"
+    if convolution:
+        return bool(torch.backends.cudnn.allow_tf32)
+    return torch.get_float32_matmul_precision() != "highest"
 
 
 def _dtype_recording_mode() -> type:
@@ -282,7 +289,11 @@ def _dtype_recording_mode() -> type:
             if added and tensor is not None:
                 device = tensor.device
                 convolution = getattr(func_packet, "__name__", "") in _CONVOLUTIONS
-                self.flops_by_dtype[dtype_name(tensor.dtype, device.type, convolution)] += added
+                try:
+                    dtype = dtype_name(tensor.dtype, device.type, convolution)
+                except Exception:  # noqa: BLE001 - bookkeeping must never fail the forward
+                    dtype = str(tensor.dtype).removeprefix("torch.")
+                self.flops_by_dtype[dtype] += added
                 self.flops_by_device[str(device)] += added
             return result
 

@@ -1,0 +1,95 @@
+"""benchmarks/gpu_check.py where there is no GPU: it says so and exits 0, everything it imports
+exists here, and the helpers its GPU verdicts rest on give the right answers on the CPU."""
+
+import ast
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SCRIPT = REPO / "benchmarks" / "gpu_check.py"
+
+
+@pytest.fixture(scope="module")
+def gpu_check():
+    spec = importlib.util.spec_from_file_location("gpu_check", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gpu_check"] = module  # its dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        del sys.modules["gpu_check"]
+
+
+def test_without_a_gpu_it_checks_nothing_and_exits_0(tmp_path):
+    env = {**os.environ, "CUDA_VISIBLE_DEVICES": ""}  # no GPU, even on a machine with one
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path / "out")],
+        capture_output=True, text=True, env=env, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "no GPU: nothing checked\n"
+    assert "Error" not in done.stderr and "Traceback" not in done.stderr
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert report["gpu"] is False and report["counts"] == {"skipped": len(report["checks"])}
+    assert len(report["checks"]) == 8
+
+
+def _imports(tree: ast.AST) -> list[tuple[str, list[str]]]:
+    """(module, names imported from it) of every import in the script, inside functions too."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, []) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module != "__future__":
+            found.append((node.module, [alias.name for alias in node.names]))
+    return found
+
+
+def test_everything_it_imports_exists_here():
+    """Also the imports of the GPU checks, which the no-GPU run never reaches: a renamed
+    collector or plugin function must fail here, not on the GPU machine."""
+    sys.path.insert(0, str(REPO))
+    try:
+        for module, names in _imports(ast.parse(SCRIPT.read_text())):
+            loaded = importlib.import_module(module)
+            missing = [n for n in names if not hasattr(loaded, n)]
+            assert not missing, f"{module} has no {missing}"
+    finally:
+        sys.path.remove(str(REPO))
+
+
+def test_sync_calls_are_counted_per_step_range(gpu_check):
+    def event(name, cat, ts, dur=1.0):
+        return {"ph": "X", "cat": cat, "name": name, "ts": ts, "dur": dur}
+
+    events = [
+        event("gpu_check_step#0", "user_annotation", 0, 10),
+        event("gpu_check_step#1", "user_annotation", 20, 10),
+        event("cudaStreamSynchronize", "cuda_runtime", 1),
+        event("cudaLaunchKernel_v7000", "cuda_runtime", 2),
+        event("cudaEventSynchronize", "cuda_runtime", 25),
+        event("cudaDeviceSynchronize", "cuda_runtime", 15),  # between steps: not counted
+    ]
+    steps = gpu_check.runtime_calls_per_step(events, gpu_check.STEP_RANGE)
+    assert [gpu_check.sync_calls(c) for c in steps] == [1, 1]
+    assert steps[0]["cudaLaunchKernel"] == 1
+
+
+def test_the_expected_flops_are_what_flops_counter_counts(gpu_check, tmp_path, monkeypatch):
+    """The flops check fails on a GPU when these differ: they must agree where it is run
+    (smaller layers here: the formula does not depend on the sizes)."""
+    import torch
+
+    monkeypatch.setattr(gpu_check, "FLOPS_WIDTH", 128)
+    monkeypatch.setattr(gpu_check, "FLOPS_BATCH", 32)
+    gpu_check.count_flops(tmp_path / "run", torch.device("cpu"))
+    flops = gpu_check.read_metadata(tmp_path / "run")["flops"]
+    width, depth, batch = gpu_check.FLOPS_WIDTH, gpu_check.FLOPS_DEPTH, gpu_check.FLOPS_BATCH
+    assert flops["per_step"] == gpu_check.expected_mlp_flops(width, depth, batch)
