@@ -99,8 +99,9 @@ class MemorySnapshotter:
         stacks: `"python"` or `"all"` (Python and C++ frames).
         enabled: None reads `ENABLE_MEMORY_SNAPSHOT` (default off).
         dump_on_oom: also dump a snapshot named `oom` when the CUDA allocator runs out of
-            memory (holding history only while a region records). PyTorch offers no way to
-            remove that observer: after `close()` it does nothing.
+            memory (at the first MAX_OOM_DUMPS = 3 OOMs; history is held only while a region
+            records). PyTorch offers no way to remove that observer: after `close()` it does
+            nothing.
         memory_api: the torch calls (tests pass a fake); None uses torch's.
     """
 
@@ -215,13 +216,24 @@ class MemorySnapshotter:
             self._api.record_memory_history(None)
 
 
+MAX_OOM_DUMPS = 3  # a loop that catches OOMs (a batch-size search) must not fill the disk
+
+
 def _oom_observer(ref: weakref.ref[MemorySnapshotter]) -> Callable[..., None]:
     """The function torch calls on a CUDA OOM `(device, alloc, device_allocated,
-    device_free)`: dumps a snapshot named `oom` while its snapshotter is alive and on."""
+    device_free)`: dumps a snapshot named `oom` while its snapshotter is alive and on, for the
+    first MAX_OOM_DUMPS OOMs. Called inside the allocator: it never raises."""
+    dumps = 0
 
     def observer(*_args: Any) -> None:
+        nonlocal dumps
         snapshotter = ref()
-        if snapshotter is not None and snapshotter.enabled:
+        if snapshotter is None or not snapshotter.enabled or dumps >= MAX_OOM_DUMPS:
+            return
+        dumps += 1
+        try:
             snapshotter.dump("oom")
+        except Exception:  # noqa: BLE001 - the OOM itself is what the job must see
+            logger.warning("MemorySnapshotter: the OOM snapshot failed", exc_info=True)
 
     return observer

@@ -215,6 +215,17 @@ def test_dump_on_oom_writes_an_oom_snapshot_until_closed(tmp_path):
         assert len(api.observers) == 1
 
 
+def test_a_loop_that_catches_ooms_gets_at_most_three_oom_snapshots(tmp_path):
+    api = FakeMemoryApi()
+    with RunWriter(tmp_path) as writer:
+        snap = MemorySnapshotter(writer, enabled=True, dump_on_oom=True, memory_api=api)
+        (observer,) = api.observers
+        for _ in range(10):  # a batch-size search that catches each OOM
+            observer(0, 1 << 30, 70 << 30, 1 << 20)
+        assert snapshot_files(writer) == ["oom.0.pickle", "oom.1.pickle", "oom.2.pickle"]
+        snap.close()
+
+
 def test_the_oom_observer_does_not_keep_the_snapshotter_alive(tmp_path):
     api = FakeMemoryApi()
     with RunWriter(tmp_path) as writer:
