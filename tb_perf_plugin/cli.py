@@ -42,8 +42,31 @@ HIGHEST_SHOWN, LOWEST_SHOWN = 5, 3
 MORE_RANKS_HINT = "; --rank R for one rank, --format json for all"
 
 
-def _resolve(run: str, logdir: str | None, executor: str | None = None) -> tuple[RunService, str]:
-    """A service and run name for RUN: a run name under --logdir, or a run directory's path."""
+def _resolve(
+    run: str, logdir: str | None, executor: str | None = None, job: str | None = None
+) -> tuple[RunService, str]:
+    """A service and run name for RUN: a run name under --logdir, or a run directory's path;
+    with `job`, the name of that job of the run's directory."""
+    service, name = _resolve_directory(run, logdir, executor)
+    return service, name if job is None else _job_run(service, name, job)
+
+
+def _job_run(service: RunService, name: str, job: str) -> str:
+    """The run name of job `job` (its id, or the start of one) of run `name`'s directory."""
+    jobs = service.find_run(name).jobs
+    if not jobs:
+        raise InvalidArgument(f"--job {job!r}: run {name!r} holds one job")
+    matches = [j for j in jobs if j.id == job] or [j for j in jobs if j.id.startswith(job)]
+    if len(matches) != 1:
+        listing = ", ".join(j.id for j in jobs)
+        which = "matches several" if matches else "is not one"
+        raise InvalidArgument(f"--job {job!r} {which} of the run's jobs (newest first: {listing})")
+    return matches[0].run
+
+
+def _resolve_directory(
+    run: str, logdir: str | None, executor: str | None
+) -> tuple[RunService, str]:
     if logdir is not None:
         service = RunService(logdir, executor=executor)
         if service.mirror is not None:  # a remote logdir: copy its run files before reading
@@ -52,7 +75,8 @@ def _resolve(run: str, logdir: str | None, executor: str | None = None) -> tuple
     if not os.path.isdir(run):
         raise InvalidArgument(f"{run!r} is not a directory (give a run directory, or --logdir)")
     service = RunService(run, executor=executor)
-    names = sorted(service.discover())
+    # an older job of a directory is a run too (`<name>@<job>`), picked with --job
+    names = sorted(n for n, found in service.discover().items() if n == found.directory)
     if "." in names:
         return service, "."
     if len(names) == 1:
@@ -65,6 +89,56 @@ def _resolve(run: str, logdir: str | None, executor: str | None = None) -> tuple
 
 def _ms(ns: int | None) -> str:
     return "-" if ns is None else f"{ns / 1e6:.2f}"
+
+
+def _emit(text: str) -> None:
+    """Print to stdout. When the reader has closed the pipe (`| head -1`), the rest goes to
+    /dev/null, so neither this nor the flush at exit raises, and the command still finishes:
+    every file of an `ingest --run` is copied, a `diff` gate still exits 1."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _duration_text(ns: float) -> str:
+    """Nanoseconds in the largest of s, ms, µs that keeps the number at 1 or more."""
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if abs(ns) >= scale:
+            return f"{ns / scale:.2f} {unit}"
+    return f"{ns:.0f} ns"
+
+
+def _flop_text(n: float) -> str:
+    for prefix, scale in (("P", 1e15), ("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(n) >= scale:
+            return f"{n / scale:.2f} {prefix}FLOP"
+    return f"{n:g} FLOP"
+
+
+# How evidence numbers read, by the unit the rules give them (docs/FINDINGS.md)
+EVIDENCE_UNITS: dict[str, Callable[[float], str]] = {
+    "ns": _duration_text,
+    "bytes": memory_text,
+    "fraction": "{:.1%}".format,
+    "%": "{:.1f}%".format,
+    "x": "{:.2f}×".format,
+    "FLOP": _flop_text,
+    "step": str,  # a step number: the name says it is a step
+}
+
+
+def evidence_text(item: dict[str, Any]) -> str:
+    """A finding's evidence value (`{"value", "unit"}`) in human units, chosen by its unit, so
+    that evidence a new rule adds reads right too; `A/B` is A's text per B (`bytes/step`:
+    "1.06 MiB/step"). Text, and units not in EVIDENCE_UNITS (`ranks`, `TFLOP/s`, counts): the
+    value and its unit as they are. `--format json` keeps the raw numbers."""
+    value, unit = item["value"], item["unit"]
+    base, slash, per = unit.partition("/")
+    show = EVIDENCE_UNITS.get(base)
+    if show is None or isinstance(value, bool) or not isinstance(value, int | float):
+        return f"{value} {unit}" if unit else str(value)
+    return show(value) + slash + per
 
 
 def _summary_rows(summary: dict[str, Any], limit: int) -> tuple[list[str], list[list[str]]]:
@@ -86,8 +160,10 @@ def _summary_rows(summary: dict[str, Any], limit: int) -> tuple[list[str], list[
 
 
 def telling_ranks(
-    items: list[dict[str, Any]], value: Callable[[dict[str, Any]], float | None],
-    named: set[int], order: str,
+    items: list[dict[str, Any]],
+    value: Callable[[dict[str, Any]], float | None],
+    named: set[int],
+    order: str,
 ) -> tuple[list[dict[str, Any]], str | None]:
     """`items` (one per rank) or, past MAX_RANK_ROWS of them, the HIGHEST_SHOWN and LOWEST_SHOWN
     by `value` and the ranks in `named`, in rank order, with a line saying which were kept."""
@@ -172,8 +248,7 @@ def _findings_text(findings: list[dict[str, Any]], fmt: str) -> str:
     lines = ["## Findings" if fmt == "md" else "findings:"]
     for f in findings:
         evidence = ", ".join(
-            f"{name} {item['value']}{' ' + item['unit'] if item['unit'] else ''}"
-            for name, item in f["evidence"].items()
+            f"{name} {evidence_text(item)}" for name, item in f["evidence"].items()
         )
         bullet = "-" if fmt == "md" else "*"
         lines.append(f"{bullet} [{f['severity']}] {f['kind']}: {f['title']}")
@@ -359,7 +434,7 @@ def _imported_text(imported: list[dict[str, Any]], fmt: str) -> str:
 
 
 def _analyze(args: argparse.Namespace) -> int:
-    service, name = _resolve(args.run, args.logdir, args.executor)
+    service, name = _resolve(args.run, args.logdir, args.executor, args.job)
     try:
         summary = service.summary(name, args.rank, wait_s=None)
         findings = service.findings(name, wait_s=None)["findings"]
@@ -377,7 +452,7 @@ def _analyze(args: argparse.Namespace) -> int:
     modules["run"] = summary["run"]
     summary["modules"] = modules if modules["source"] is not None else None
     summary["memory"] = memory_summary(memory)
-    print(format_summary(summary, args.format, args.top))
+    _emit(format_summary(summary, args.format, args.top))
     return EXIT_OK
 
 
@@ -410,7 +485,7 @@ def _export_window(
 
 
 def _export(args: argparse.Namespace) -> int:
-    service, name = _resolve(args.run, args.logdir, args.executor)
+    service, name = _resolve(args.run, args.logdir, args.executor, args.job)
     try:
         timeline = service.timeline(service.find_run(name))
     finally:
@@ -498,9 +573,9 @@ def _import_files(files: list[str], run: str, logdir: str | None) -> int:
         rank = Run.rank_in_file_name(copy)
         what = f"rank {rank}" if rank is not None else "rank 0 (no rank<N> in the file name)"
         verb = "added" if added else "already there, unchanged:"
-        print(f"{verb} {path} -> {shown}: {found.kind.value} ({found.reason}), {what}; {facts}")
-        print(f"  the plugin shows: {FEEDS[found.kind]}")
-    print(
+        _emit(f"{verb} {path} -> {shown}: {found.kind.value} ({found.reason}), {what}; {facts}")
+        _emit(f"  the plugin shows: {FEEDS[found.kind]}")
+    _emit(
         f"run {target}: {len(checked)} file(s) in {os.path.join(*IMPORTED_FOLDER)}; "
         f"open it in the PERF tab or run tb-perf analyze {target}"
     )
@@ -518,7 +593,7 @@ def _fill_cache(run: str, logdir: str | None, executor: str | None) -> int:
         timeline = service.timeline(run)
     finally:
         service.close()
-    print(
+    _emit(
         f"{name}: {len(tables.traces)} trace file(s), {timeline.n_events} events, "
         f"ranks {sorted(timeline.alignments)}; cached in {service.trace_cache.root}"
     )
@@ -628,7 +703,7 @@ def _diff(args: argparse.Namespace) -> int:
     for side in ("baseline", "candidate"):
         if body["step_time"][side]["steps"] < 2:
             raise Unreadable(f"{body[side]}: fewer than 2 step times could be read")
-    print(format_diff(body, args.format, args.top))
+    _emit(format_diff(body, args.format, args.top))
     low = body["step_time"]["ci"][0]
     if args.fail_on_regression is not None and low > 1 + args.fail_on_regression / 100:
         print(f"tb-perf: regression: interval lower bound {low} > "
@@ -640,7 +715,7 @@ def _diff(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from .report import gather, render, write_report  # report.py imports this module
 
-    service, name = _resolve(args.run, args.logdir, args.executor)
+    service, name = _resolve(args.run, args.logdir, args.executor, args.job)
     try:
         answers = gather(service, name, args.rank, args.run if name == "." else None)
     finally:
@@ -674,6 +749,11 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "run", metavar="RUN", help="a run directory, or a run name when --logdir is given"
     )
     parser.add_argument("--logdir", help="the logdir RUN is a name in")
+    parser.add_argument(
+        "--job",
+        help="a run directory a script was run into more than once holds several jobs: this "
+        "one (its id or the start of it; default: the newest)",
+    )
     parser.add_argument("--executor", type=_executor_kind, help=EXECUTOR_HELP)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import os
@@ -29,6 +30,7 @@ _WRITER_FILE = re.compile(rf"^{_PREFIX}\.([a-z_]+)\.(jsonl|json)$")
 _TASK_SUMMARY = re.compile(rf"^{_PREFIX}\.task-[A-Za-z0-9_-]+\.summary\.json$")
 _TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
 _WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
+JOB_SEPARATOR = "@"  # `<run>@<job id>`: an older job of a run directory that holds several
 
 
 @dataclass
@@ -47,6 +49,33 @@ class WriterFiles:
         if self.meta is not None and self.meta.closed_unix_ns is not None:
             return "finished"
         return "live" if now_ns - self.updated_ns < LIVE_WINDOW_NS else "stopped"
+
+    @property
+    def started_ns(self) -> int:
+        return self.meta.started_unix_ns if self.meta is not None else self.updated_ns
+
+    @property
+    def ended_ns(self) -> int:
+        """When it closed, else when it last wrote."""
+        if self.meta is not None and self.meta.closed_unix_ns is not None:
+            return self.meta.closed_unix_ns
+        return self.updated_ns
+
+    def describe(self) -> str:
+        if self.meta is None:
+            return self.prefix
+        started = time.strftime("%H:%M:%S", time.gmtime(self.meta.started_unix_ns // 10**9))
+        return f"pid {self.meta.pid} on {self.meta.host}, started {started} UTC"
+
+
+@dataclass(frozen=True)
+class Job:
+    """The writers of one run of a job: a run directory a script was run into twice holds two."""
+
+    id: str  # the first writer's id (older files: its start time)
+    run: str  # the run name its views are served under
+    started_unix_ns: int
+    ranks: tuple[int, ...]
 
 
 @dataclass
@@ -71,6 +100,13 @@ class Run:
     # files and folders of the run left out, as (path relative to the run, reason)
     refused: list[tuple[str, str]] = field(default_factory=list)
     updated_ns: int = 0
+    directory: str = ""  # the run directory's name: `name` unless this is an older job in it
+    jobs: list[Job] = field(default_factory=list)  # newest first, when the directory holds 2+
+    job: str | None = None  # this run's job id, when the directory holds 2+
+    notices: list[str] = field(default_factory=list)  # several jobs, a rank claimed twice
+
+    def __post_init__(self) -> None:
+        self.directory = self.directory or self.name
 
     @property
     def ranks(self) -> list[int]:
@@ -138,6 +174,10 @@ class Run:
             + (["snapshot"] if self.snapshots else [])
             + sorted(k.value for k in imported - {FileKind.KINETO})
         )
+
+    def discovery_warnings(self) -> list[str]:
+        """What discovery noticed: files left out, several jobs, a rank claimed twice."""
+        return self.notices + self.refusal_warnings()
 
     def refusal_warnings(self) -> list[str]:
         """One warning per reason files were left out, naming them (at most 10)."""
@@ -278,7 +318,107 @@ def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Ru
         files = run.tfevents + run.traces + [p for w in run.writers for p in w.files.values()]
         files += [f.path for f in run.imported]
         run.updated_ns = max((file_version(p)[1] for p in files), default=0)
+    for run in list(runs.values()):
+        runs.update(_split_jobs(run))
     return runs
+
+
+def _group_jobs(writers: list[WriterFiles]) -> list[list[WriterFiles]]:
+    """Writers in jobs, oldest job first. Writers join the job under way unless it has a writer
+    of the same rank that ended before they started: a second run into the same directory.
+    (Ranks of one job run at once; a rank's writer starting while another of that rank runs is
+    a clash within the job, left to the caller.)"""
+    jobs: list[list[WriterFiles]] = []
+    for writer in sorted(writers, key=lambda w: (w.started_ns, w.rank, w.prefix)):
+        current = jobs[-1] if jobs else None
+        if current is None or any(
+            other.rank == writer.rank and other.ended_ns < writer.started_ns for other in current
+        ):
+            jobs.append([writer])
+        else:
+            current.append(writer)
+    return jobs
+
+
+def _job_id(writers: list[WriterFiles]) -> str:
+    first = writers[0]
+    if first.meta is not None and first.meta.writer_id:
+        return first.meta.writer_id
+    return time.strftime("%Y%m%dT%H%M%S", time.gmtime(first.started_ns // 10**9))
+
+
+def _without_clashes(writers: list[WriterFiles]) -> tuple[list[WriterFiles], list[str]]:
+    """One writer per rank (the first to start) and a warning naming each pair that clashed."""
+    kept: dict[int, WriterFiles] = {}
+    notices = []
+    for writer in writers:
+        first = kept.setdefault(writer.rank, writer)
+        if first is not writer:
+            notices.append(
+                f"rank {writer.rank} is claimed by two processes of one job: {first.describe()} "
+                f"and {writer.describe()} (files {first.prefix}.* and {writer.prefix}.*); "
+                "showing the first. Give each process its own RANK (or run directory)"
+            )
+    return sorted(kept.values(), key=lambda w: (w.rank, w.prefix)), notices
+
+
+def _owned(
+    paths: list[str], prefixes: tuple[str, ...], others: tuple[str, ...], newest: bool
+) -> list[str]:
+    """A job's files: its writers', and (the newest job's) those of no writer."""
+    return [
+        path
+        for path in paths
+        if os.path.basename(path).startswith(prefixes)
+        or (newest and not os.path.basename(path).startswith(others))
+    ]
+
+
+def _split_jobs(run: Run) -> dict[str, Run]:
+    """The run limited to its newest job, and one run per older job (`<name>@<job id>`), with
+    the notices that say so; a run of one job only loses the clashing writers of a rank."""
+    groups = _group_jobs(run.writers)
+    if not groups:
+        return {}
+    cleaned = [_without_clashes(group) for group in reversed(groups)]  # newest first
+    ids = [_job_id(group) for group in reversed(groups)]
+    names = [run.name] + [f"{run.name}{JOB_SEPARATOR}{job_id}" for job_id in ids[1:]]
+    jobs = [
+        Job(job_id, name, writers[0].started_ns, tuple(sorted({w.rank for w in writers})))
+        for job_id, name, (writers, _) in zip(ids, names, cleaned, strict=True)
+    ]
+    if len(jobs) == 1:
+        run.writers, run.notices = cleaned[0][0], cleaned[0][1]
+        return {}
+    every = ", ".join(job.id for job in jobs)
+    split: dict[str, Run] = {}
+    for index, (job, (writers, clashes)) in enumerate(zip(jobs, cleaned, strict=True)):
+        prefixes = tuple(w.prefix + "." for w in writers)
+        others = tuple(w.prefix + "." for w in run.writers if w.prefix + "." not in prefixes)
+        newest = index == 0
+
+        which = "the newest" if index == 0 else f"job {job.id}"
+        notice = (
+            f"this run directory holds {len(jobs)} jobs (a script run into it more than once); "
+            f"showing {which}; pick another with the Job selector or `tb-perf --job ID` "
+            f"(jobs, newest first: {every})"
+        )
+        part = dataclasses.replace(
+            run,
+            name=job.run,
+            directory=run.name,
+            writers=writers,
+            traces=_owned(run.traces, prefixes, others, newest),
+            snapshots=_owned(run.snapshots, prefixes, others, newest),
+            tfevents=run.tfevents if index == 0 else [],
+            imported=run.imported if index == 0 else [],
+            refused=run.refused if index == 0 else [],
+            jobs=jobs,
+            job=job.id,
+            notices=[notice, *clashes],
+        )
+        split[job.run] = part
+    return split
 
 
 def _hand_out_refusals(runs: dict[str, Run], root: str, refused: dict[str, str]) -> None:

@@ -18,6 +18,7 @@ from .cli import (
     MEMORY_ORDER,
     _memory_line,
     _module_rows,
+    evidence_text,
     mean_step_time,
     memory_order,
     memory_summary,
@@ -201,8 +202,7 @@ def _findings_html(findings: list[dict[str, Any]]) -> str:
     for f in findings:
         color = SEVERITY_COLORS.get(f["severity"], "#777")
         evidence = "".join(
-            f"<tr>{_cell(name, left=True)}{_cell(item['value'], left=True)}"
-            f"{_cell(item['unit'], left=True)}</tr>"
+            f"<tr>{_cell(name, left=True)}{_cell(evidence_text(item), left=True)}</tr>"
             for name, item in f["evidence"].items()
         )
         out.append(

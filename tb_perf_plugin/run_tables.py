@@ -46,7 +46,7 @@ from .analysis.modules import (
 from .analysis.operators import aggregate_operators, named_operator_events
 from .analysis.ranks import collective_waits_by_rank
 from .analysis.rules import find_all
-from .discovery import ImportedFile, Run, now_ns, recently_changed
+from .discovery import ImportedFile, Run, WriterFiles, now_ns, recently_changed
 from .errors import Unreadable
 from .executor import shares_disk
 from .ingest.cache import TraceCache, cache_key, ingest_to_cache
@@ -132,6 +132,21 @@ class RunTables:
         return sorted(ranks | set(self.steps["rank"].unique().tolist()))
 
 
+def _stop_warnings(writer: WriterFiles, last_timer_step: int | None) -> list[str]:
+    """ "rank R: data ends at step N (disk full)" for each collector that turned itself off,
+    so a run cut short does not look like a clean one. The timer's data ends at its last step
+    read; the others' at the step they stopped in."""
+    if writer.meta is None:
+        return []
+    notes = []
+    for collector, stop in writer.meta.stopped.items():
+        step = last_timer_step if collector == "MyTimer" else stop.step
+        what = "data" if collector == "MyTimer" else f"{collector} data"
+        where = f"step {step}" if step is not None else "its first step"
+        notes.append(f"rank {writer.rank}: {what} ends at {where} ({stop.reason})")
+    return notes
+
+
 def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
     if not parts:
         return pd.DataFrame(columns=[*columns, "rank", "writer"])
@@ -160,7 +175,7 @@ def read_run(
     memory_warnings: list[str] = []
     readable = 0
     rank_meta: dict[int, RankMeta] = {}
-    warnings.extend(run.refusal_warnings())
+    warnings.extend(run.discovery_warnings())
     for writer_index, writer in enumerate(run.writers):
         label = f"rank {writer.rank} ({writer.prefix})"
         if writer.meta_error:
@@ -172,6 +187,7 @@ def read_run(
             read_timer_file, read_modules_file, read_memory_file, read_system_file,
             read_compile_file,
         )  # fmt: skip
+        last_timer_step: int | None = None
         for kind, read in zip(RECORD_KINDS, readers, strict=True):
             path = writer.files.get(kind)
             if path is None:
@@ -194,9 +210,13 @@ def read_run(
             if result.truncated_tail and writer.status(now_ns()) != "live":
                 problems.append(
                     f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
-                )
+                    + ("" if writer.meta is None or writer.meta.stopped else ": the writer "
+                       "stopped mid-write (killed, or its disk filled): its data ends there")
+                )  # fmt: skip
             problems.extend(f"{label}: {problem}" for problem in result.problems)
             if kind == "timer":
+                if len(result.steps):
+                    last_timer_step = int(result.steps["step"].max())
                 span_parts.append(result.spans.assign(rank=writer.rank, writer=writer_index))
                 step_parts.append(result.steps.assign(rank=writer.rank, writer=writer_index))
             elif kind == "modules":
@@ -206,6 +226,7 @@ def read_run(
             else:
                 for name, table in result.tables.items():
                     sampler_parts[name].append(table.assign(rank=writer.rank, writer=writer_index))
+        warnings.extend(_stop_warnings(writer, last_timer_step))
     warnings += module_warnings + memory_warnings
     warnings += [
         f"{os.path.relpath(f.path, run.path)}: not imported: {f.reason} (docs/IMPORT.md)"

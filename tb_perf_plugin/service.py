@@ -282,7 +282,10 @@ class RunService:
             read = {key[0]: kept[1] for key, kept in self._results.items() if key[1] == "tables"}
         return [
             {"name": name, "ranks": _run_ranks(run, read[name]) if name in read else run.ranks,
-             "sources": run.sources, "updated_ns": run.updated_ns, "status": run.status(now)}
+             "sources": run.sources, "updated_ns": run.updated_ns, "status": run.status(now),
+             "directory": run.directory, "job": run.job,
+             "jobs": [{"id": job.id, "run": job.run, "started_unix_ns": job.started_unix_ns,
+                       "ranks": list(job.ranks)} for job in run.jobs]}
             for name, run in runs
         ]  # fmt: skip
 

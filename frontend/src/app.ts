@@ -80,6 +80,8 @@ export class App {
   private inFlight = new AbortController();
   private readonly runSelect = h("select", { "data-testid": "run-select", "aria-label": "Run" });
   private readonly runStatus = h("span", { class: "badge", "data-testid": "run-status" });
+  private readonly jobSelect = h("select", { "data-testid": "job-select", "aria-label": "Job" });
+  private readonly jobLabel = h("label", { hidden: true }, "Job ", this.jobSelect);
   private readonly rankSelect = h("select", { "data-testid": "rank-select", "aria-label": "Rank" });
   private readonly rankLabel = h("label", {}, "Rank ", this.rankSelect);
   private readonly tabs = DASHBOARDS.map((dashboard) =>
@@ -95,6 +97,7 @@ export class App {
     { class: "toolbar", hidden: true },
     h("nav", { class: "tabs", role: "tablist", "aria-label": "Dashboards" }, ...this.tabs),
     h("label", {}, "Run ", this.runSelect),
+    this.jobLabel,
     this.runStatus,
     this.rankLabel,
   );
@@ -124,6 +127,11 @@ export class App {
       this.showSelectedRun();
       void this.loadDashboard(this.restart(), true);
     });
+    this.jobSelect.addEventListener("change", () => {
+      this.run = this.jobSelect.value;
+      this.showSelectedRun();
+      void this.loadDashboard(this.restart(), true);
+    });
     this.rankSelect.addEventListener("change", () => {
       this.rank = this.rankSelect.value === ALL_RANKS ? null : Number(this.rankSelect.value);
       this.saveSelection();
@@ -149,8 +157,11 @@ export class App {
       this.content.replaceChildren(emptyView());
       return;
     }
+    // An older job of a directory is reached through the Job selector, not listed as a run.
     this.runSelect.replaceChildren(
-      ...this.runs.map((run) => h("option", { value: run.name }, `${run.name} (${run.status})`)),
+      ...this.runs
+        .filter((run) => run.name === run.directory)
+        .map((run) => h("option", { value: run.name }, `${run.name} (${run.status})`)),
     );
     if (!this.runs.some((run) => run.name === this.run)) this.run = this.runs[0]?.name ?? null;
     this.showSelectedRun();
@@ -201,7 +212,18 @@ export class App {
       this.dashboard = dashboardById(null);
       this.showActiveTab();
     }
-    this.runSelect.value = run.name;
+    this.runSelect.value = run.directory;
+    this.jobLabel.hidden = run.jobs.length < 2;
+    this.jobSelect.replaceChildren(
+      ...run.jobs.map((job, index) =>
+        h(
+          "option",
+          { value: job.run },
+          `${job.id}${index === 0 ? " (newest)" : ""} · ${job.ranks.length} rank(s)`,
+        ),
+      ),
+    );
+    this.jobSelect.value = run.name;
     this.runStatus.textContent = run.status;
     this.runStatus.className = `badge status-${run.status}`;
     if (this.rank !== null && !run.ranks.includes(this.rank)) this.rank = null;

@@ -165,7 +165,13 @@ def test_full_disk_turns_each_collector_off_with_one_warning(faulty_runs):
     # every record file is /dev/full: each collector warns once; the metadata still writes
     assert counts == {"timer": 1, "memory": 1, "modules": 1, "system": 1, "writer": 0}
     (meta,) = (run_dir / "plugins" / "tb_perf").glob("*.meta.json")
-    assert json.loads(meta.read_text())["closed_unix_ns"] is not None
+    doc = json.loads(meta.read_text())
+    assert doc["closed_unix_ns"] is not None
+    stopped = {name: stop["reason"] for name, stop in doc["stopped"].items()}
+    assert stopped == dict.fromkeys(["MyTimer", "MemorySampler", "ModuleProfiler", "GpuTracker"],
+                                    "disk full")  # fmt: skip
+    _, tables = _read(run_dir.parent, run_dir.name)
+    assert "rank 0: data ends at its first step (disk full)" in tables.warnings
 
 
 def test_file_size_limit_keeps_whole_lines_and_every_step_before_it(faulty_runs):
@@ -183,9 +189,12 @@ def test_file_size_limit_keeps_whole_lines_and_every_step_before_it(faulty_runs)
     assert counts["system"] <= 1 and counts["writer"] <= 1
     run, tables = _read(run_dir.parent, run_dir.name)
     assert run.status(time.time_ns()) == "finished"
-    assert tables.warnings == []
     kept = tables.steps["step"].tolist()
     assert 0 < len(kept) < STEPS * 3
+    # the run says where its data ends and why, instead of looking like a clean one
+    said = [w for w in tables.warnings if "data ends at step" in w]
+    assert f"rank 0: data ends at step {kept[-1]} (file size limit reached)" in said
+    assert all(w.endswith("(file size limit reached)") for w in said)
     _check_steps_and_spans(tables, 0, list(range(len(kept))))
     memory_steps = tables.memory["step"].tolist()
     assert memory_steps == list(range(len(memory_steps)))

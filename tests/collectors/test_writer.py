@@ -65,3 +65,49 @@ def test_two_writers_in_one_run_never_share_a_file(tmp_path):
     assert first.record_file("timer").path != second.record_file("timer").path
     first.close()
     second.close()
+
+
+def test_each_writer_has_an_id_of_its_start_time_and_a_random_part(tmp_path):
+    first, second = RunWriter(tmp_path, rank=0), RunWriter(tmp_path, rank=0)
+    for writer in (first, second):
+        stamp, random_part = writer.writer_id.split("-")
+        assert len(stamp) == 15 and stamp[8] == "T" and len(random_part) == 6
+        assert writer.file_prefix.endswith("." + writer.writer_id)
+        assert writer.metadata["writer_id"] == writer.writer_id
+        writer.close()
+    assert first.writer_id != second.writer_id
+
+
+def test_a_collector_that_stops_records_why_and_when_even_on_a_full_disk(tmp_path, monkeypatch):
+    import errno
+
+    writer = RunWriter(tmp_path, rank=0)
+    (meta_path,) = (tmp_path / "plugins" / "tb_perf").glob("*.meta.json")
+    assert len(meta_path.read_bytes()) % 4096 == 0  # padded: room to rewrite it in place
+
+    def no_space(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", no_space)  # the atomic rewrite's temporary file
+    with pytest.warns(RuntimeWarning, match="MyTimer stopped at step 7: cannot write"):
+        writer.collector_stopped(
+            "MyTimer", 7, "cannot write timer", OSError(errno.ENOSPC, "No space left")
+        )
+    stopped = json.loads(meta_path.read_text())["stopped"]
+    assert stopped["MyTimer"]["reason"] == "disk full" and stopped["MyTimer"]["step"] == 7
+    writer.collector_stopped("MyTimer", 9, "again")  # once per collector: no second warning
+    assert writer.metadata["stopped"]["MyTimer"]["step"] == 7
+    monkeypatch.undo()
+    writer.close()
+    assert json.loads(meta_path.read_text())["closed_unix_ns"] is not None
+
+
+def test_a_run_directory_that_cannot_be_made_turns_the_writer_off(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("a file where the run directory should go")
+    with pytest.warns(RuntimeWarning, match="cannot create run"):
+        writer = RunWriter(blocker / "run")
+    assert not writer.enabled
+    writer.record_file("timer").append("{}\n")
+    writer.close()
+    assert blocker.is_file()

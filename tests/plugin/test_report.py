@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tb_perf_plugin import report
-from tb_perf_plugin.cli import main
+from tb_perf_plugin.cli import evidence_text, main
 from tb_perf_plugin.service import RunService
 from tests.conftest import write_training_run
 from tests.helpers import timer_file
@@ -42,8 +42,10 @@ def test_slow_data_report_holds_the_services_findings_and_numbers(slow_data):
     for finding in findings:
         assert html.escape(finding["title"]) in page
         assert html.escape(finding["recommendation"]) in page
-        for name, item in finding["evidence"].items():
-            assert f'>{html.escape(name)}</td><td class="l name">{item["value"]}<' in page
+        for name, item in finding["evidence"].items():  # in human units, as `analyze` shows it
+            shown = html.escape(evidence_text(item))
+            assert f'>{html.escape(name)}</td><td class="l name">{shown}<' in page
+    assert '>median_time</td><td class="l name">17.02 ms<' in page
     for rank in summary["ranks"]:  # raw ns to sort by, ms as shown
         for stat in ("mean", "p50", "p95", "max"):
             ns = rank["step_time_ns"][stat]

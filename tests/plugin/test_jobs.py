@@ -1,0 +1,109 @@
+"""Nothing merged silently: jobs run into one run directory are told apart, a rank claimed
+twice within a job is a warning naming both writers, and every writer has files of its own."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from collectors import MyTimer, RunWriter
+from tb_perf_plugin.discovery import JOB_SEPARATOR, discover_runs
+from tb_perf_plugin.service import RunService
+from tests.conftest import write_training_run
+
+
+def _steps(service: RunService, name: str) -> dict:
+    return service.summary(name, wait_s=None)["steps"]
+
+
+def test_a_script_run_twice_into_one_directory_is_two_jobs_newest_shown(tmp_path):
+    run_dir = tmp_path / "logs" / "exp"
+    write_training_run(run_dir, world_size=2, steps=8)
+    write_training_run(run_dir, world_size=2, steps=5)
+    runs = discover_runs(str(tmp_path / "logs"))
+    newest = runs["exp"]
+    assert [len(j.ranks) for j in newest.jobs] == [2, 2]
+    older = newest.jobs[1]
+    assert older.run == f"exp{JOB_SEPARATOR}{older.id}" and older.run in runs
+    assert newest.jobs[0].started_unix_ns > older.started_unix_ns
+    assert len(newest.writers) == len(runs[older.run].writers) == 2
+    service = RunService(str(tmp_path / "logs"))
+    try:
+        assert _steps(service, "exp")["last"] == 4
+        assert _steps(service, older.run)["last"] == 7
+        warnings = service.summary("exp", wait_s=None)["warnings"]
+        assert any("this run directory holds 2 jobs" in w and "showing the newest" in w
+                   for w in warnings)  # fmt: skip
+        listed = {run["name"]: run for run in service.runs()}
+        assert listed["exp"]["directory"] == listed[older.run]["directory"] == "exp"
+        assert [job["run"] for job in listed["exp"]["jobs"]] == ["exp", older.run]
+        assert listed["exp"]["job"] == newest.jobs[0].id
+    finally:
+        service.close()
+
+
+def test_the_cli_shows_the_newest_job_and_picks_another_with_job(tmp_path):
+    run_dir = tmp_path / "exp"
+    write_training_run(run_dir, world_size=1, steps=8)
+    write_training_run(run_dir, world_size=1, steps=3)
+    older = discover_runs(str(tmp_path))["exp"].jobs[1].id
+
+    def analyze(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "tb_perf_plugin.cli", "analyze", str(run_dir), *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    newest = analyze()
+    assert newest.returncode == 0, newest.stderr
+    assert "3 step(s) (0..2)" in newest.stdout and "holds 2 jobs" in newest.stdout
+    picked = analyze("--job", older[:17])  # the start of an id is enough when it is unique
+    assert picked.returncode == 0, picked.stderr
+    assert "8 step(s) (0..7)" in picked.stdout
+    wrong = analyze("--job", "nope")
+    assert wrong.returncode != 0 and "is not one of the run's jobs" in wrong.stderr
+
+
+def test_two_processes_claiming_one_rank_are_a_warning_naming_both(tmp_path):
+    run_dir = tmp_path / "exp"
+    first = RunWriter(run_dir, rank=0, world_size=1)
+    second = RunWriter(run_dir, rank=0, world_size=1)  # same pid: files of its own all the same
+    assert first.file_prefix != second.file_prefix
+    for writer, steps in ((first, 10), (second, 6)):
+        timer = MyTimer(writer, gpu=False)
+        for step in range(steps):
+            timer.set_step(step)
+            with timer.range("work"):
+                pass
+        timer.step()
+        timer.close()
+    first.close()
+    second.close()
+    run = discover_runs(str(tmp_path))["exp"]
+    assert run.jobs == [] and [w.prefix for w in run.writers] == [first.file_prefix]
+    (notice,) = run.notices
+    assert "rank 0 is claimed by two processes of one job" in notice
+    assert first.file_prefix in notice and second.file_prefix in notice
+    service = RunService(str(tmp_path))
+    try:
+        summary = service.summary("exp", wait_s=None)
+        assert summary["steps"]["last"] == 9  # the first writer's, not 16 steps merged
+        assert notice in summary["warnings"]
+        assert not any("malformed" in w for w in summary["warnings"])
+    finally:
+        service.close()
+
+
+def test_files_of_older_collectors_without_writer_ids_still_read_as_one_job(tmp_path):
+    run_dir = tmp_path / "exp"
+    write_training_run(run_dir, world_size=2, steps=4)
+    data_dir = run_dir / "plugins" / "tb_perf"
+    for path in data_dir.iterdir():  # rank0.host.pid.<id>.kind.ext -> rank0.host.pid.kind.ext
+        parts = path.name.split(".")
+        os.rename(path, path.with_name(".".join(parts[:3] + parts[4:])))
+    run = discover_runs(str(tmp_path))["exp"]
+    assert run.jobs == [] and run.ranks == [0, 1] and run.notices == []
+    assert all(w.prefix.count(".") == 2 for w in run.writers)
