@@ -13,6 +13,8 @@ Rows (each the exact call a training loop makes):
     through a TaskProfiler (`with tasks.task(type)`); the start/stop pair on a handle taken once
     (`t = profile_task(...)` before the loop, as a labeler is made once: the target row), and
     with `profile_task(...)` called before each pair (three calls: reported)
+  timed_loader over a disabled MyTimer (ENABLE_TIMER=0): one pass over 100 batches, against a
+    generator over the same batches (one Python frame per batch, as any wrapping loader)
 Timings are the minimum over repeats of a timeit loop (the least disturbed run); the rows take
 turns within each repeat, so load that comes and goes disturbs them alike.
 """
@@ -32,7 +34,7 @@ sys.path[:0] = [str(REPO), str(REPO / "benchmarks")]
 
 from _measure import loadavg  # noqa: E402
 
-from collectors import RunWriter, create_labeler  # noqa: E402
+from collectors import MyTimer, RunWriter, create_labeler, timed_loader  # noqa: E402
 from collectors._capture import create_capture  # noqa: E402
 from collectors._tasks import TaskProfiler, profile_task  # noqa: E402
 
@@ -60,6 +62,8 @@ def measure(tmp: Path) -> dict[str, float]:
     off = create_capture(CONFIG, writer=writer, enabled=False)
     unused = create_capture(CONFIG, writer=writer, enabled=True)
     tasks = TaskProfiler(writer, types="DIT")
+    batches = list(range(100))
+    loader = timed_loader(batches, MyTimer(enabled=False))
 
     def empty_pair():
         empty.start("x")
@@ -111,7 +115,17 @@ def measure(tmp: Path) -> dict[str, float]:
         with tasks.task("VAE"):
             pass
 
+    def generator_pass():
+        for _ in (batch for batch in batches):
+            pass
+
+    def loader_off_pass():
+        for _ in loader:
+            pass
+
     funcs = (
+        generator_pass,
+        loader_off_pass,
         empty_pair,
         null_context,
         labeler_pair,
@@ -147,8 +161,13 @@ ROWS = [  # (measured, label, anchor, target)
     ("task_lookup_pair", "  + profile_task() before each pair", "empty_pair", None),
     ("task_context", "profile_task unlisted: with", "null_context", 1.3),
     ("task_profiler_context", "TaskProfiler.task unlisted: with", "null_context", 1.3),
+    ("loader_off_pass", "timed_loader, timer off: 100 batches", "generator_pass", 1.3),
 ]
-ANCHORS = {"empty_pair": "empty method-call pair", "null_context": "with nullcontext()"}
+ANCHORS = {
+    "empty_pair": "empty method-call pair",
+    "null_context": "with nullcontext()",
+    "generator_pass": "generator, 100 batches",
+}
 
 
 def main() -> None:

@@ -49,10 +49,12 @@ class TimedLoader(Iterable[_Batch]):
         return len(self.loader)  # type: ignore[arg-type]
 
     def __iter__(self) -> Iterator[_Batch]:
+        if not self.timer.enabled:  # the loader's own iterator: nothing added per batch
+            return iter(self.loader)
+        return self._timed()
+
+    def _timed(self) -> Iterator[_Batch]:
         timer, name = self.timer, self.name
-        if not timer.enabled:  # the loader's own iterator: not even a no-op call per batch
-            yield from self.loader
-            return
         batches = iter(self.loader)
         while True:
             timer.start(name)
