@@ -207,11 +207,15 @@ def read_run(
                 problems.append(f"{label}: {os.path.basename(path)} unreadable ({exc.strerror})")
                 continue
             readable += 1
-            if result.truncated_tail and writer.status(now_ns()) != "live":
+            status = writer.status(now_ns())
+            if result.truncated_tail and status != "live":
+                # a writer that stopped without closing or saying why was cut off mid-write
+                silent_stop = status == "stopped" and writer.meta is not None
+                silent_stop = silent_stop and not writer.meta.stopped
                 problems.append(
                     f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
-                    + ("" if writer.meta is None or writer.meta.stopped else ": the writer "
-                       "stopped mid-write (killed, or its disk filled): its data ends there")
+                    + (": the writer stopped mid-write (killed, or its disk filled): its data "
+                       "ends there" if silent_stop else "")
                 )  # fmt: skip
             problems.extend(f"{label}: {problem}" for problem in result.problems)
             if kind == "timer":

@@ -31,6 +31,7 @@ from collectors import (
     profile_steps,
 )
 from collectors._writer import UNLINK_CHECK_NS
+from tb_perf_plugin import run_tables
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS
 from tb_perf_plugin.service import RunService
 
@@ -78,7 +79,7 @@ def _check_steps_and_spans(tables, rank: int, steps: list[int]) -> None:
 # --- SIGKILL mid-step --------------------------------------------------------------------------
 
 
-def test_sigkill_mid_step_loses_at_most_the_step_under_way(tmp_path):
+def test_sigkill_mid_step_loses_at_most_the_step_under_way(tmp_path, monkeypatch):
     children = {}
     for step, phase in KILL_POINTS:  # all at once: the imports overlap
         name = f"killed_{phase}_{step}"
@@ -106,6 +107,10 @@ def test_sigkill_mid_step_loses_at_most_the_step_under_way(tmp_path):
             complete = tables.spans[tables.spans["step"] == step]["name"].tolist()
             assert complete == SPANS[: len(complete)]
             tables.steps = tables.steps[tables.steps["step"] < step]
+            with monkeypatch.context() as later:  # once the writer is idle: stopped, not live
+                later.setattr(run_tables, "now_ns", lambda: time.time_ns() + LIVE_WINDOW_NS + 1)
+                _, stopped = _read(tmp_path, name)
+            assert any("the writer stopped mid-write" in w for w in stopped.warnings), name
         _check_steps_and_spans(tables, 0, done)
         # the memory samples went with the timer's writes; module blocks every 2 steps
         assert tables.memory["step"].tolist() == done

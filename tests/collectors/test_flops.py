@@ -29,23 +29,23 @@ def flops_meta(run_dir: Path) -> dict | None:
     return json.loads(meta_path(run_dir).read_text()).get("flops")
 
 
-def test_mfu_of_a_matmul_loop_matches_the_hand_count_within_5_percent(tmp_path):
-    # ~4 GFLOP: steps of ~15 ms here, so that a 0.2 ms hiccup inside a set_step call (seen
-    # on a loaded machine with 6 matmuls, steps of 4 ms) stays well inside the 5 %
-    m, k, n, matmuls = 512, 384, 448, 24
+def test_mfu_of_a_matmul_loop_is_the_hand_count_over_the_step_time(tmp_path):
+    """Each step's MFU is the hand count over the step's time, bracketed by the test's own
+    clock around the set_step calls: exact however long the machine's load makes a step."""
+    m, k, n, matmuls = 512, 384, 448, 6  # ~1 GFLOP: steps of a few ms here
     a, b = torch.randn(m, k), torch.randn(k, n)
     peak = 2e12  # FLOP/s chosen for the test (above this CPU's): it scales MFU alike
     timer = MyTimer(tmp_path, gpu=False)
     counter = FlopsCounter(timer, peak_flops=peak)
-    marks = []  # the test's own clock, read next to each step boundary
-    for step in range(8):
-        marks.append(perf_counter_ns())
+    before, after = [], []  # the timer's clock (perf_counter_ns) around each step boundary
+    for step in range(9):  # set_step(8) ends step 7
+        before.append(perf_counter_ns())
         timer.set_step(step)
-        with counter.count():
-            for _ in range(matmuls):
-                torch.mm(a, b)
-    marks.append(perf_counter_ns())
-    timer.set_step(8)  # ends step 7
+        after.append(perf_counter_ns())
+        if step < 8:
+            with counter.count():
+                for _ in range(matmuls):
+                    torch.mm(a, b)
     counter.close()
     timer.close()
 
@@ -63,12 +63,13 @@ def test_mfu_of_a_matmul_loop_matches_the_hand_count_within_5_percent(tmp_path):
     table = mfu_per_step(steps.assign(rank=0), inputs.flops_per_step[0], inputs.peak_flops[0])
     assert table["step"].tolist() == list(range(8))
     for row in table.itertuples():
-        if row.step == meta.flops.sampled_step:
-            continue  # counted under FlopCounterMode: slower, and no MFU claim is made for it
-        own_ns = marks[row.step + 1] - marks[row.step]
-        mfu_by_hand = by_hand / (own_ns / 1e9) / peak
-        assert row.mfu == pytest.approx(mfu_by_hand, rel=0.05), row
-        assert row.achieved_tflops == pytest.approx(by_hand / own_ns * 1e9 / 1e12, rel=0.05)
+        shortest = before[row.step + 1] - after[row.step]
+        longest = after[row.step + 1] - before[row.step]
+        assert shortest <= row.duration_ns <= longest, row
+        # FLOP/s, computed as mfu_per_step does: rounding keeps the order of the bounds
+        fastest, slowest = by_hand / (shortest / 1e9), by_hand / (longest / 1e9)
+        assert slowest / peak <= row.mfu <= fastest / peak, row
+        assert slowest / 1e12 <= row.achieved_tflops <= fastest / 1e12, row
 
 
 def test_only_the_sampled_step_is_counted_and_other_steps_get_the_shared_no_op(tmp_path):
@@ -166,8 +167,8 @@ def test_a_counter_that_cannot_start_warns_once_and_training_goes_on(tmp_path, m
     timer.close()
     assert len(results) == 4 and float(results[-1][0, 0]) == 2.0
     assert [str(w.message) for w in caught if "FlopsCounter" in str(w.message)] == [
-        "FlopsCounter stopped: cannot start torch's FlopCounterMode: "
-        "RuntimeError('no dispatch modes here')"
+        "FlopsCounter stopped at step 0: cannot start torch's FlopCounterMode: "
+        "RuntimeError('no dispatch modes here'); training goes on"
     ]
     assert flops_meta(tmp_path) is None
 

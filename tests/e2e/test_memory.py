@@ -1,7 +1,7 @@
 """The Memory and GPU tabs in the real TensorBoard UI, on a logdir of real short CPU training
-loops (MyTimer + MemorySampler + GpuTracker): the curve and the leak finding with its fitted
-line, the GPU tab's reason for having no GPU data (or its curves where NVML has a GPU), and the
-snapshot viewer on a real snapshot (zoom, a click shows an allocation's details)."""
+loops (MyTimer + MemorySampler + GpuTracker, recorded by tests/fixtures/planted/generate.py):
+the curve and the leak finding with its fitted line, the GPU tab's reason for having no GPU
+data, and the snapshot viewer on a real snapshot (zoom, a click shows an allocation's details)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SHARED_DATA
-from tests.plugin.test_memory_leak import LEAK_BYTES, run_loops
+from tests.plugin.test_memory_leak import RECORDED
 from tests.plugin.test_memory_routes import write_memory_run
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
@@ -23,11 +23,11 @@ MAGMA = SHARED_DATA / "memory_snapshots/MAGMA27__assignment2-systems/memory_snap
 
 
 def _memory_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`leak`: a loop keeping 1 MiB a step, with GpuTracker sampling every 20 ms; `gpus`:
-    hand-written records of two ranks, one with GPU samples; `snap`: a run holding a real
-    memory snapshot (when ../shared/data is there)."""
+    """`leak`: the recorded loop keeping 1 MiB a step, with GpuTracker sampling every 20 ms on
+    a machine without GPUs; `gpus`: hand-written records of two ranks, one with GPU samples;
+    `snap`: a run holding a real memory snapshot (when ../shared/data is there)."""
     logdir = tmp_path_factory.mktemp("memory_logdir")
-    run_loops(logdir, {"leak": LEAK_BYTES}, steps=60, interval_s=0.02)
+    shutil.copytree(RECORDED / "leak", logdir / "leak")
     write_memory_run(logdir / "gpus")
     if MAGMA.is_file():
         (logdir / "snap").mkdir()
@@ -69,12 +69,9 @@ def test_memory_tab_shows_the_curve_and_the_leak(page, tensorboard_server):
 def test_gpu_tab_says_why_there_is_no_gpu_data(page, tensorboard_server):
     plugin = open_tab(page, tensorboard_server, "leak", "gpu")
     answer = tensorboard_server.get_json("gpu?run=leak")
-    if answer["gpu_reason"] is None:  # a machine where NVML sees a GPU
-        expect(plugin.get_by_test_id("gpu-util-chart")).to_be_visible()
-    else:
-        expect(plugin.get_by_test_id("gpu-reason")).to_contain_text(answer["gpu_reason"])
-        expect(plugin.get_by_test_id("gpu-util-chart")).to_have_count(0)
-    # the process side either way, with the steps marked
+    expect(plugin.get_by_test_id("gpu-reason")).to_contain_text(answer["gpu_reason"])
+    expect(plugin.get_by_test_id("gpu-util-chart")).to_have_count(0)
+    # the process side, with the steps marked
     cpu = plugin.get_by_test_id("cpu-chart")
     expect(cpu.locator('polyline[data-series="this process"]')).to_have_count(1)
     assert cpu.locator("line.chart-mark").count() > 0

@@ -29,7 +29,7 @@ from tb_perf_plugin.analysis.ranks import (
     outlier_ranks,
     step_time_matrix,
 )
-from tb_perf_plugin.analysis.rules import MAX_RANKS_APART, collapse_across_ranks
+from tb_perf_plugin.analysis.rules import collapse_across_ranks
 from tb_perf_plugin.cli import main
 from tb_perf_plugin.service import RunService
 from tests.plugin.many_ranks_run import (
@@ -109,10 +109,10 @@ def test_findings_shared_by_every_rank_are_one_finding(client):
     found = client.json("findings", run=RUN)["findings"]
     assert len(found) < 10, [f["key"] for f in found]
     (outlier,) = [f for f in found if f["kind"] == "step_outlier"]
-    # 256 threads share 2 cores: on a loaded machine many ranks' steps vary enough to miss the
-    # outlier test (118 of 256 seen), but those that pass it are one finding
+    # the recorded run (tests/fixtures/many_ranks): 252 of 256 ranks; live on a loaded machine
+    # their steps varied enough for as few as 118 to pass the outlier test
     affected = len(outlier["ranks"])
-    assert outlier["key"] == "step_outlier:ranks" and affected > MAX_RANKS_APART
+    assert outlier["key"] == "step_outlier:ranks" and affected >= 0.9 * WORLD_SIZE
     assert outlier["ranks"] == sorted(outlier["ranks"]) and SLOW_STEP in outlier["steps"]
     assert outlier["evidence"]["ranks_affected"]["value"] == affected
     assert outlier["title"].endswith(f"and on {affected - 1} other ranks")
