@@ -47,7 +47,11 @@ def test_the_cli_shows_the_newest_job_and_picks_another_with_job(tmp_path):
     run_dir = tmp_path / "exp"
     write_training_run(run_dir, world_size=1, steps=8)
     write_training_run(run_dir, world_size=1, steps=3)
-    older = discover_runs(str(tmp_path))["exp"].jobs[1].id
+    newest_id, older = (job.id for job in discover_runs(str(tmp_path))["exp"].jobs)
+    # the start of an id is enough when it is unique: both ids may share a second and more
+    unique = next(
+        older[:n] for n in range(1, len(older) + 1) if not newest_id.startswith(older[:n])
+    )
 
     def analyze(*extra: str) -> subprocess.CompletedProcess:
         return subprocess.run(
@@ -60,11 +64,13 @@ def test_the_cli_shows_the_newest_job_and_picks_another_with_job(tmp_path):
     newest = analyze()
     assert newest.returncode == 0, newest.stderr
     assert "3 step(s) (0..2)" in newest.stdout and "holds 2 jobs" in newest.stdout
-    picked = analyze("--job", older[:17])  # the start of an id is enough when it is unique
+    picked = analyze("--job", unique)
     assert picked.returncode == 0, picked.stderr
     assert "8 step(s) (0..7)" in picked.stdout
     wrong = analyze("--job", "nope")
     assert wrong.returncode != 0 and "is not one of the run's jobs" in wrong.stderr
+    shared = analyze("--job", older[: len(unique) - 1])  # the start both ids have
+    assert shared.returncode != 0 and "matches several" in shared.stderr
 
 
 def test_two_processes_claiming_one_rank_are_a_warning_naming_both(tmp_path):
