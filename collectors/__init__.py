@@ -28,6 +28,7 @@ from ._snapshot import MemorySnapshotter
 from ._system import GpuBackend, GpuTracker, NvmlBackend
 from ._tasks import TaskProfiler, profile_task
 from ._timer import MyTimer, TimerError
+from ._version import __version__ as __version__
 from ._writer import FORMAT_VERSION, RunWriter
 
 __all__ = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
+import inspect
 import json
 import os
 import warnings
@@ -109,9 +110,12 @@ class MyTimer:
             at most the last N steps.
     """
 
-    def __new__(cls, *args: Any, enabled: bool | None = None, **kwargs: Any) -> MyTimer:
+    def __new__(cls, *args: Any, **kwargs: Any) -> MyTimer:
         # Chosen at creation, not by reassigning __class__ later: a reassigned instance loses
-        # CPython's attribute-access specialization, which would slow every call.
+        # CPython's attribute-access specialization, which would slow every call. The catch-all
+        # parameters are what type checkers skip to read __init__'s; `__signature__` (below the
+        # class) shows __init__'s to inspect.signature() and help().
+        enabled = kwargs.get("enabled")
         if enabled is None:
             enabled = env_enabled("ENABLE_TIMER")
         return object.__new__(cls if enabled else _DisabledTimer)
@@ -412,6 +416,15 @@ class MyTimer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _init_signature(cls: type) -> inspect.Signature:
+    """`cls(...)`'s parameters: those of its __init__ without `self`."""
+    signature = inspect.signature(cls.__init__)
+    return signature.replace(parameters=list(signature.parameters.values())[1:])
+
+
+MyTimer.__signature__ = _init_signature(MyTimer)  # type: ignore[attr-defined]
 
 
 class _DisabledTimer(MyTimer):

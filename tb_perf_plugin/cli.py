@@ -757,8 +757,23 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--executor", type=_executor_kind, help=EXECUTOR_HELP)
 
 
+class _VersionAction(argparse.Action):
+    """`--version`: prints `tb-perf X.Y.Z` and exits 0; the number is read only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.setdefault("help", "print tb-perf's version and exit")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from . import __version__
+
+        print(f"tb-perf {__version__}")  # to stdout, as argparse's own version action
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tb-perf", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action=_VersionAction)
     commands = parser.add_subparsers(dest="command", required=True)
     analyze = commands.add_parser(
         "analyze",
