@@ -33,10 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from ._env import switched_off
+from ._null import _NULL_RANGE, _NullRange
 from ._nvtx import NvtxLabeler, create_labeler
 from ._rank import detect_rank
 from ._schedule import Windows, WindowScheduler
-from ._timer import _NULL_RANGE, MyTimer, _NullRange
+from ._timer import MyTimer
 from ._writer import RunWriter
 
 logger = logging.getLogger(__name__)

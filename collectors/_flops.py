@@ -12,7 +12,8 @@ from collections import Counter
 from typing import Any
 
 from ._env import env_enabled
-from ._timer import _NULL_RANGE, MyTimer, _NullRange
+from ._null import _NULL_RANGE, _NullRange
+from ._timer import MyTimer
 
 PEAK_FLOPS_ENV = "TB_PERF_PEAK_FLOPS"
 # torch dtype names -> the names of the peak table (tb_perf_plugin/analysis/compute.py)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
 from ._env import switched_off
-from ._timer import _NULL_RANGE, _NullRange
+from ._null import _NULL_RANGE, _NullRange
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 

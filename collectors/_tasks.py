@@ -31,8 +31,9 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
+from ._null import _NullRange
 from ._schedule import Schedule, WindowScheduler
-from ._timer import MyTimer, _NullRange
+from ._timer import MyTimer
 from ._writer import RunWriter
 
 logger = logging.getLogger(__name__)

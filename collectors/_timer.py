@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from ._env import env_enabled
 from ._gpu_events import EventBackend, pick_event_backend
 from ._mirror import Mirror, make_mirror
+from ._null import _NULL_RANGE, _NullRange
 from ._writer import RunWriter
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -23,24 +24,6 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 class TimerError(RuntimeError):
     """A span was stopped that is not the innermost open one."""
-
-
-class _NullRange:
-    """What `range()` returns while the timer is disabled: a context manager doing nothing."""
-
-    __slots__ = ()
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc_info: object) -> None:
-        return None
-
-    def __call__(self, func: _F) -> _F:
-        return func
-
-
-_NULL_RANGE = _NullRange()
 
 
 class _Range:

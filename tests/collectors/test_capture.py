@@ -16,8 +16,8 @@ from collectors._capture import (
     create_capture,
     load_capture_config,
 )
+from collectors._null import _NULL_RANGE
 from collectors._schedule import Phase, Windows, WindowScheduler
-from collectors._timer import _NULL_RANGE
 
 torch = pytest.importorskip("torch")
 
