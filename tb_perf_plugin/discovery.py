@@ -376,48 +376,48 @@ def _owned(
 
 def _split_jobs(run: Run) -> dict[str, Run]:
     """The run limited to its newest job, and one run per older job (`<name>@<job id>`), with
-    the notices that say so; a run of one job only loses the clashing writers of a rank."""
-    groups = _group_jobs(run.writers)
+    the notices that say so; in every job, one writer per rank (the files of a writer left out
+    for claiming a rank twice are left out too)."""
+    groups = _group_jobs(run.writers)[::-1]  # newest first
     if not groups:
         return {}
-    cleaned = [_without_clashes(group) for group in reversed(groups)]  # newest first
-    ids = [_job_id(group) for group in reversed(groups)]
+    cleaned = [_without_clashes(group) for group in groups]
+    ids = [_job_id(group) for group in groups]
     names = [run.name] + [f"{run.name}{JOB_SEPARATOR}{job_id}" for job_id in ids[1:]]
+    several = len(groups) > 1
     jobs = [
         Job(job_id, name, writers[0].started_ns, tuple(sorted({w.rank for w in writers})))
         for job_id, name, (writers, _) in zip(ids, names, cleaned, strict=True)
     ]
-    if len(jobs) == 1:
-        run.writers, run.notices = cleaned[0][0], cleaned[0][1]
-        return {}
     every = ", ".join(job.id for job in jobs)
     split: dict[str, Run] = {}
     for index, (job, (writers, clashes)) in enumerate(zip(jobs, cleaned, strict=True)):
         prefixes = tuple(w.prefix + "." for w in writers)
         others = tuple(w.prefix + "." for w in run.writers if w.prefix + "." not in prefixes)
         newest = index == 0
-
-        which = "the newest" if index == 0 else f"job {job.id}"
-        notice = (
-            f"this run directory holds {len(jobs)} jobs (a script run into it more than once); "
-            f"showing {which}; pick another with the Job selector or `tb-perf --job ID` "
-            f"(jobs, newest first: {every})"
-        )
-        part = dataclasses.replace(
+        notices = clashes
+        if several:
+            which = "the newest" if newest else f"job {job.id}"
+            notices = [
+                f"this run directory holds {len(jobs)} jobs (a script run into it more than "
+                f"once); showing {which}; pick another with the Job selector or `tb-perf --job "
+                f"ID` (jobs, newest first: {every})",
+                *clashes,
+            ]
+        split[job.run] = dataclasses.replace(
             run,
             name=job.run,
             directory=run.name,
             writers=writers,
             traces=_owned(run.traces, prefixes, others, newest),
             snapshots=_owned(run.snapshots, prefixes, others, newest),
-            tfevents=run.tfevents if index == 0 else [],
-            imported=run.imported if index == 0 else [],
-            refused=run.refused if index == 0 else [],
-            jobs=jobs,
-            job=job.id,
-            notices=[notice, *clashes],
+            tfevents=run.tfevents if newest else [],
+            imported=run.imported if newest else [],
+            refused=run.refused if newest else [],
+            jobs=jobs if several else [],
+            job=job.id if several else None,
+            notices=notices,
         )
-        split[job.run] = part
     return split
 
 

@@ -88,8 +88,13 @@ def test_two_processes_claiming_one_rank_are_a_warning_naming_both(tmp_path):
         timer.close()
     first.close()
     second.close()
+    for writer in (first, second):  # each writer's trace goes with it
+        (writer.data_dir / f"{writer.file_prefix}.steps0-1.pt.trace.json.gz").write_bytes(b"")
     run = discover_runs(str(tmp_path))["exp"]
     assert run.jobs == [] and [w.prefix for w in run.writers] == [first.file_prefix]
+    assert [os.path.basename(p) for p in run.traces] == [
+        f"{first.file_prefix}.steps0-1.pt.trace.json.gz"
+    ]
     (notice,) = run.notices
     assert "rank 0 is claimed by two processes of one job" in notice
     assert first.file_prefix in notice and second.file_prefix in notice
