@@ -29,12 +29,43 @@ from ._writer import RunWriter
 
 logger = logging.getLogger(__name__)
 
-# Kineto runs one profiler session per process, and exporting one session's trace while another
-# starts crashes torch (seen: a segfault in export_chrome_trace). Every backend of the process
-# waits for the exports in flight before it prepares, and at most one records at a time.
-_SESSION_LOCK = threading.Lock()
-_exports: set[threading.Thread] = set()
-_recording: list[TorchProfilerBackend] = []  # the backend whose session is open, if any
+
+class _ProfilerSession:
+    """Kineto runs one profiler session per process, and exporting one session's trace while
+    another starts crashes torch (seen: a segfault in export_chrome_trace). Every backend of the
+    process claims the session before it prepares: the claim waits for the exports in flight,
+    and is refused (CaptureBusy) while another backend records."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._exports: set[threading.Thread] = set()
+        self._owner: TorchProfilerBackend | None = None
+
+    def claim(self, backend: TorchProfilerBackend) -> None:
+        with self._lock:
+            exporting = list(self._exports)
+        for thread in exporting:
+            thread.join()
+        with self._lock:
+            if self._owner not in (None, backend):
+                raise CaptureBusy(f"torch.profiler is recording {self._owner.describe()}")
+            self._owner = backend
+
+    def release(self, backend: TorchProfilerBackend) -> None:
+        with self._lock:
+            if self._owner is backend:
+                self._owner = None
+
+    def exporting(self, thread: threading.Thread) -> None:
+        with self._lock:
+            self._exports.add(thread)
+
+    def exported(self, thread: threading.Thread) -> None:
+        with self._lock:
+            self._exports.discard(thread)
+
+
+_SESSION = _ProfilerSession()
 TRACE_METADATA_KEY = "tb_perf"
 TRACE_METADATA_VERSION = 1
 _GZIP_LEVEL = 6  # zlib's default: level 9 takes about twice as long for ~5 % smaller traces
@@ -114,20 +145,13 @@ class TorchProfilerBackend:
 
     def prepare(self) -> None:
         self._wait_for_export()
-        with _SESSION_LOCK:
-            exporting = list(_exports)
-        for thread in exporting:  # other backends' windows being written
-            thread.join()
-        with _SESSION_LOCK:
-            if _recording and _recording[0] is not self:
-                raise CaptureBusy(f"torch.profiler is recording {_recording[0].describe()}")
-            _recording[:] = [self]
+        _SESSION.claim(self)
         began = perf_counter_ns()
         try:
             self._prof = self._torch.profiler.profile(activities=self.activities, **self._options)
             self._prof.prepare_trace()
         except BaseException:
-            self._release_session()
+            _SESSION.release(self)
             raise
         self._costs_ns = {"prepare": perf_counter_ns() - began}
 
@@ -172,7 +196,7 @@ class TorchProfilerBackend:
         try:
             prof.stop_trace()
         finally:
-            self._release_session()
+            _SESSION.release(self)
         costs = {**self._costs_ns, "stop": perf_counter_ns() - began}
         self._wait_for_export()
         self._export_thread = thread = threading.Thread(
@@ -181,8 +205,7 @@ class TorchProfilerBackend:
             name=f"tb_perf trace export steps {first_step}-{last_step}",
             daemon=True,
         )
-        with _SESSION_LOCK:
-            _exports.add(thread)
+        _SESSION.exporting(thread)
         thread.start()
 
     def cancel(self) -> None:
@@ -195,7 +218,7 @@ class TorchProfilerBackend:
                     prof.start_trace()
                 prof.stop_trace()
         finally:
-            self._release_session()
+            _SESSION.release(self)
 
     def close(self) -> None:
         self._wait_for_export()
@@ -220,11 +243,6 @@ class TorchProfilerBackend:
     def describe(self) -> str:
         """What this backend records, for the message of a window skipped meanwhile."""
         return f"{self.label} windows" if self.label is not None else "step windows"
-
-    def _release_session(self) -> None:
-        with _SESSION_LOCK:
-            if _recording and _recording[0] is self:
-                _recording.clear()
 
     def _wait_for_export(self) -> None:
         if self._export_thread is not None:
@@ -284,8 +302,7 @@ class TorchProfilerBackend:
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(raw)
-            with _SESSION_LOCK:
-                _exports.discard(threading.current_thread())
+            _SESSION.exported(threading.current_thread())
         costs_ns["export"] = perf_counter_ns() - began
         window.update({f"{part}_ms": round(ns / 1e6, 3) for part, ns in costs_ns.items()})
         with self._lock:
