@@ -207,7 +207,6 @@ class RunWriter:
         self._scalars: TfEventsWriter | None = None
         self._closed = not enabled
         self._write_failed = False  # this writer's own writes failed once: warned
-        self._metadata_size = 0  # bytes the metadata file holds: what a rewrite in place may use
         if not enabled:
             return
         try:
@@ -325,7 +324,6 @@ class RunWriter:
         try:
             tmp.write_bytes(data)
             os.replace(tmp, path)
-            self._metadata_size = len(data)
         except OSError as exc:  # the previous metadata file stays whole; tried again next time
             with contextlib.suppress(OSError):
                 tmp.unlink(missing_ok=True)
@@ -335,18 +333,19 @@ class RunWriter:
     def _rewrite_in_place(self, path: Path, data: bytes) -> bool:
         """On a full disk, overwrite the metadata file's own blocks (not atomic: a reader may
         see it half-written once, and reads it again)."""
-        if self._metadata_size == 0 or len(data) > self._metadata_size:
-            return False
         try:
             with open(path, "r+b") as file:
-                file.write(data + b" " * (self._metadata_size - len(data)))
+                room = os.fstat(file.fileno()).st_size
+                if len(data) > room:
+                    return False
+                file.write(data + b" " * (room - len(data)))
             return True
         except OSError:
             return False
 
     def _warn_once(self, name: str, exc: OSError) -> None:
-        """The first failure of the writer's own writes (metadata, a record file's last lines
-        at close) is a warning, never an error: training goes on."""
+        """The first failure of the writer's own writes (metadata, scalars, a record file's
+        last lines at close) is a warning, never an error: training goes on."""
         if not self._write_failed:
             self._write_failed = True
             warnings.warn(
