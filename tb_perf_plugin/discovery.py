@@ -25,7 +25,8 @@ IMPORTED_DIR = os.path.join(PLUGIN_DIR, "imported")
 LIVE_WINDOW_NS = 60 * 10**9  # a writer that wrote within this window and did not close is live
 IN_PROGRESS_NS = 5 * 10**9  # a file changed this recently may still be being written
 # rank, host, pid, then the writer id (older files have none): `rank0.n1.42.20261202T061500-a3f9c1`
-_PREFIX = r"(rank(\d+)\.[A-Za-z0-9-]+\.\d+(?:\.\d{8}T\d{6}-[0-9a-f]{6})?)"
+_WRITER_ID = r"\d{8}T\d{6}-[0-9a-f]{6}"
+_PREFIX = rf"(rank(\d+)\.[A-Za-z0-9-]+\.\d+(?:\.{_WRITER_ID})?)"
 _WRITER_FILE = re.compile(rf"^{_PREFIX}\.([a-z_]+)\.(jsonl|json)$")
 _TASK_SUMMARY = re.compile(rf"^{_PREFIX}\.task-[A-Za-z0-9_-]+\.summary\.json$")
 _TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
@@ -65,7 +66,7 @@ class WriterFiles:
         if self.meta is None:
             return self.prefix
         started = time.strftime("%H:%M:%S", time.gmtime(self.meta.started_unix_ns // 10**9))
-        return f"pid {self.meta.pid} on {self.meta.host}, started {started} UTC"
+        return f"pid {self.meta.pid} on {self.meta.host[:64]}, started {started} UTC"
 
 
 @dataclass(frozen=True)
@@ -341,8 +342,8 @@ def _group_jobs(writers: list[WriterFiles]) -> list[list[WriterFiles]]:
 
 
 def _job_id(writers: list[WriterFiles]) -> str:
-    first = writers[0]
-    if first.meta is not None and first.meta.writer_id:
+    first = writers[0]  # an id is a run name's part: only one of the collectors' form is taken
+    if first.meta is not None and re.fullmatch(_WRITER_ID, first.meta.writer_id or ""):
         return first.meta.writer_id
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime(first.started_ns // 10**9))
 

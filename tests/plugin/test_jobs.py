@@ -3,6 +3,7 @@ twice within a job is a warning naming both writers, and every writer has files 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -118,3 +119,18 @@ def test_files_of_older_collectors_without_writer_ids_still_read_as_one_job(tmp_
     run = discover_runs(str(tmp_path))["exp"]
     assert run.jobs == [] and run.ranks == [0, 1] and run.notices == []
     assert all(w.prefix.count(".") == 2 for w in run.writers)
+
+
+def test_a_hostile_writer_id_or_host_in_metadata_never_names_a_run(tmp_path):
+    run_dir = tmp_path / "exp"
+    write_training_run(run_dir, world_size=1, steps=2)
+    write_training_run(run_dir, world_size=1, steps=2)
+    metas = sorted((run_dir / "plugins" / "tb_perf").glob("*.meta.json"))
+    for path in metas:
+        doc = json.loads(path.read_text())
+        doc["writer_id"], doc["host"] = "../../" + "x" * 5000, "h" * 5000
+        path.write_text(json.dumps(doc))
+    runs = discover_runs(str(tmp_path))
+    ids = [job.id for job in runs["exp"].jobs]
+    assert len(ids) == 2 and all(len(i) == 15 and "/" not in i for i in ids)  # the start time
+    assert all(len(w.describe()) < 200 for run in runs.values() for w in run.writers)
