@@ -2,7 +2,7 @@
 
     python benchmarks/diff.py [--repeat 5] [--json]
 
-In one process, best of --repeat runs each, on a fresh RunService each time (nothing in
+In one process, best of --repeat runs each, on a fresh RunStore each time (nothing in
 memory) over the same warm on-disk trace cache (TB_PERF_CACHE_DIR, filled once first):
 - opening one run, the anchor: what the service does before any view of a run answers —
   read its tables from the warm cache (`tables`), then its analysis and module data
@@ -26,7 +26,8 @@ from pathlib import Path
 
 from _measure import SHARED_DATA, best_of
 
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin import views
+from tb_perf_plugin.store import RunStore
 
 TARGET = 2.0
 SAMPLES = "traces/pytorch__kineto/tb_plugin/samples"
@@ -47,11 +48,11 @@ def main() -> None:
             for trace in source.iterdir():
                 os.symlink(trace, Path(logdir) / name / trace.name)
 
-        def service() -> RunService:
-            return RunService(logdir, cache_dir=cache, executor="thread")
+        def service() -> RunStore:
+            return RunStore(logdir, cache_dir=cache, executor="thread")
 
         warm = service()  # fills the on-disk cache
-        warm.compare(*PAIR, wait_s=None)
+        views.compare.compare(warm, *PAIR, wait_s=None)
         warm.close()
 
         def open_one() -> None:
@@ -63,16 +64,17 @@ def main() -> None:
 
         def diff() -> None:
             s = service()
-            s.compare(*PAIR, wait_s=None)
+            views.compare.compare(s, *PAIR, wait_s=None)
             s.close()
 
         alone = []
         for _ in range(args.repeat):
             s = service()
             for name in PAIR:
-                s.facts(name, wait_s=None)  # both runs open: tables, analysis, module data
+                # both runs open: tables, analysis, module data
+                views.compare.run_facts(s, name, wait_s=None)
             began = time.perf_counter()
-            s.compare(*PAIR, wait_s=None)
+            views.compare.compare(s, *PAIR, wait_s=None)
             alone.append(time.perf_counter() - began)
             s.close()
         open_s, diff_s = best_of(open_one, args.repeat), best_of(diff, args.repeat)

@@ -192,7 +192,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def run_name(service: Any) -> str:
-    """The name RunService gives the run it was pointed at ('.' when the logdir is the run)."""
+    """The name RunStore gives the run it was pointed at ('.' when the logdir is the run)."""
     names = sorted(service.discover())
     return "." if "." in names else names[0]
 
@@ -789,15 +789,16 @@ def tf32_count(run_dir: Path, device: torch.device) -> tuple[dict[str, Any], lis
 
 
 def check_flops(ctx: Context) -> Verdict:
+    from tb_perf_plugin import views
     from tb_perf_plugin.analysis.compute import peak_flops
-    from tb_perf_plugin.service import RunService
+    from tb_perf_plugin.store import RunStore
 
     run_dir = ctx.run_dir("flops")
     count_flops(run_dir, ctx.device)
     flops = read_metadata(run_dir).get("flops") or {}
-    service = RunService(str(run_dir), executor="thread")
+    service = RunStore(str(run_dir), executor="thread")
     try:
-        summary = service.summary(run_name(service), wait_s=None)
+        summary = views.overview.summary(service, run_name(service), wait_s=None)
     finally:
         service.close()
     compute = summary["ranks"][0]["compute"] if summary["ranks"] else None
@@ -966,15 +967,16 @@ def run_profile_steps(run_dir: Path, device: torch.device) -> list[dict[str, Any
 def plugin_views(run_dir: Path) -> dict[str, Any]:
     """What the plugin's service computes of the run: the routes `tb-perf analyze` and the
     Kernel / Overview views use."""
-    from tb_perf_plugin.service import RunService
+    from tb_perf_plugin import views
+    from tb_perf_plugin.store import RunStore
 
-    service = RunService(str(run_dir), executor="thread")
+    service = RunStore(str(run_dir), executor="thread")
     try:
         name = run_name(service)
         return {
-            "summary": service.summary(name, wait_s=None),
-            "kernels": service.kernels(name, wait_s=None),
-            "breakdown": service.breakdown(name, wait_s=None),
+            "summary": views.overview.summary(service, name, wait_s=None),
+            "kernels": views.kernels.kernels(service, name, wait_s=None),
+            "breakdown": views.breakdown.breakdown(service, name, wait_s=None),
         }
     finally:
         service.close()

@@ -7,7 +7,7 @@ The run: the real NCCL trace of ../shared/data (HolisticTraceAnalysis' nccl_data
 `distributedInfo` and its own clock skew (`baseTimeNanoseconds` moved by up to ±5 ms),
 generated once into $TB_PERF_BENCH_DIR/scale<N>/.
 
-Each configuration is one fresh process (benchmarks/_measure.py) that builds a RunService on a
+Each configuration is one fresh process (benchmarks/_measure.py) that builds a RunStore on a
 fresh cache and times, in the serving process: reading the run's tables (every trace parsed by
 the executor's workers; with Dask they come back packed and the serving process caches them),
 then building the timeline from them. It reports the wall times, the serving process' peak RSS
@@ -93,7 +93,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     import os
     import time
 
-    from tb_perf_plugin.service import RunService
+    from tb_perf_plugin.store import RunStore
 
     # Worker processes must not inherit stdout: the parent reads it to the end (run_child).
     stdout = os.dup(1)
@@ -113,7 +113,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         executor = cluster.scheduler_address.replace("tcp://", "dask://")
     else:
         os.environ["TB_PERF_WORKERS"] = str(workers)
-    service = RunService(logdir, executor=executor, cache_dir=tempfile.mkdtemp(prefix="scale-"))
+    service = RunStore(logdir, executor=executor, cache_dir=tempfile.mkdtemp(prefix="scale-"))
     run = service.find_run(run_name)
     t0 = time.perf_counter()
     tables = service.tables(run, wait_s=None)

@@ -14,12 +14,13 @@ offset. With the default 6 copies: 8 x ~1.3 M = ~10.4 M trace events, of which ~
 slices (complete events drawn as boxes; the rest are ac2g flow ends and `[memory]` counter
 points), so the run holds >= 5 M events whichever way they are counted.
 
-Measured in this process, after `RunService(logdir)` has ingested the run (cold: a fresh
+Measured in this process, after `RunStore(logdir)` has ingested the run (cold: a fresh
 TB_PERF_CACHE_DIR; the ingest time and memory are reported too, and a warm re-open with the
-same cache in a second RunService):
+same cache in a second RunStore):
   for N random windows (10 % whole run, 30 % one step +- a margin, 40 % log-uniform widths from
   1 us to the whole run, 20 % very small: 100 ns to 100 us), random width_px 800..3000:
-    server time = svc.timeline_tiles(run, start, end, width_px) + json.dumps of the answer,
+    server time = views.timeline.timeline_tiles(store, run, start, end, width_px) + json.dumps
+    of the answer,
     and, as TensorBoard serves it, tiles + http_util.Respond (Cleanse + json.dumps + gzip 3);
     payload = bytes of the json.dumps answer (and gzipped).
 Targets (issue 3): p95 server time <= 100 ms; payload <= 1 MB (1,000,000 bytes) on every request.
@@ -199,14 +200,19 @@ def windows(meta: dict[str, Any], n: int, rng: random.Random) -> list[tuple[str,
 
 
 def _wait_meta(svc: Any, timeout_s: float = 3600.0) -> dict[str, Any]:
-    """timeline/meta once ingest is done (polls: the service answers Progress meanwhile)."""
+    """timeline/meta once ingest is done (polls: the store raises Progress meanwhile)."""
+    from tb_perf_plugin import views
+    from tb_perf_plugin.errors import Progress
+
     deadline = time.monotonic() + timeout_s
     while True:
-        meta = svc.timeline_meta(RUN, wait_s=1.0)
-        if isinstance(meta, dict):
-            return meta
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"ingest not done after {timeout_s:g} s: {meta!r}")
+        try:
+            return views.timeline.timeline_meta(svc, RUN, wait_s=1.0)
+        except Progress as progress:
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"ingest not done after {timeout_s:g} s: {progress.message}"
+                ) from None
 
 
 def _request():
@@ -220,13 +226,14 @@ def measure(logdir: Path, n: int, seed: int) -> dict[str, Any]:
     os.environ["TB_PERF_CACHE_DIR"] = cache_dir
     from tensorboard.backend import http_util
 
-    from tb_perf_plugin.service import RunService
+    from tb_perf_plugin import views
+    from tb_perf_plugin.store import RunStore
 
     result: dict[str, Any] = {"cache_dir": cache_dir, "loadavg_start": loadavg()}
     base = _status()
     with _WorkerSampler() as workers:
         t0 = time.perf_counter()
-        svc = RunService(str(logdir))
+        svc = RunStore(str(logdir))
         meta = _wait_meta(svc)
         ingest_s = time.perf_counter() - t0
     after = _status()
@@ -250,7 +257,7 @@ def measure(logdir: Path, n: int, seed: int) -> dict[str, Any]:
     for kind, t0_ns, t1_ns, width_px in windows(meta, n, rng):
         a = time.perf_counter()
         # as the route calls it: query parameters are strings
-        tiles = svc.timeline_tiles(RUN, str(t0_ns), str(t1_ns), str(width_px))
+        tiles = views.timeline.timeline_tiles(svc, RUN, str(t0_ns), str(t1_ns), str(width_px))
         if not isinstance(tiles, dict):
             raise RuntimeError(f"timeline_tiles answered {tiles!r} after ingest finished")
         b = time.perf_counter()
@@ -278,7 +285,7 @@ def measure(logdir: Path, n: int, seed: int) -> dict[str, Any]:
 
     # warm re-open: a second service on the same cache
     t0 = time.perf_counter()
-    svc2 = RunService(str(logdir))
+    svc2 = RunStore(str(logdir))
     _wait_meta(svc2)
     result["ingest"]["warm_s"] = time.perf_counter() - t0
     for s in (svc, svc2):
@@ -320,12 +327,12 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def _missing_api() -> str | None:
     try:
-        from tb_perf_plugin.service import RunService
+        from tb_perf_plugin.views import timeline
     except ImportError as exc:
-        return f"tb_perf_plugin.service ({exc})"
+        return f"tb_perf_plugin.views.timeline ({exc})"
     for name in ("timeline_meta", "timeline_tiles"):
-        if not hasattr(RunService, name):
-            return f"RunService.{name}"
+        if not hasattr(timeline, name):
+            return f"views.timeline.{name}"
     return None
 
 

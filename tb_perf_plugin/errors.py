@@ -1,6 +1,9 @@
-"""Errors the service raises; the HTTP layer maps them to status codes, the CLI to exit codes."""
+"""Errors the store and the views raise; the HTTP layer answers each with its status code and
+`to_json()` body, the CLI with an exit code."""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class TbPerfError(Exception):
@@ -10,6 +13,32 @@ class TbPerfError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message}}
+
+
+class Progress(TbPerfError):
+    """The data a view needs is still being read (HTTP 202, with how far the read has come):
+    raised by the store, so a view never checks for it (docs/HTTP_API.md, progress)."""
+
+    code = "in_progress"
+    http_status = 202
+
+    def __init__(self, done_bytes: int, total_bytes: int) -> None:
+        super().__init__(f"still reading the run ({done_bytes} of {total_bytes} bytes)")
+        self.done_bytes = done_bytes
+        self.total_bytes = total_bytes
+
+    def to_json(self) -> dict[str, Any]:
+        fraction = self.done_bytes / self.total_bytes if self.total_bytes else 0.0
+        return {
+            "progress": {
+                "done_bytes": self.done_bytes,
+                "total_bytes": self.total_bytes,
+                "fraction": round(min(fraction, 1.0), 4),
+            }
+        }
 
 
 class InvalidArgument(TbPerfError):

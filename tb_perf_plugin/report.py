@@ -1,7 +1,7 @@
 """`tb-perf report`: one self-contained, offline HTML file of a run, for people who do not run
 TensorBoard.
 
-`gather` asks the service for the answers its routes give (nothing is recomputed here);
+`gather` asks the views for the answers their routes give (nothing is recomputed here);
 `render` turns them into HTML with inline CSS and inline SVG charts. The page loads nothing:
 its Content-Security-Policy forbids every fetch, and the only script sorts tables. Every text
 that comes from a run (span, operator, kernel and module names, finding texts) is escaped.
@@ -13,19 +13,20 @@ import html
 import os
 from typing import Any
 
+from . import views
 from .analysis.findings import memory_text
-from .cli import (
+from .store import RunStore
+from .text import (
     MEMORY_ORDER,
-    _memory_line,
-    _module_rows,
     evidence_text,
     mean_step_time,
+    memory_line,
     memory_order,
     memory_summary,
+    module_rows,
     named_ranks,
     telling_ranks,
 )
-from .service import RunService
 
 TOP_ROWS = 20  # operators, kernels, spans and modules shown
 MAX_BARS = 120  # breakdown bars per rank (the first traced steps)
@@ -66,30 +67,33 @@ document.querySelectorAll("table.sortable th").forEach(function (th) {
 
 
 def gather(
-    service: RunService, name: str, rank: str | None = None, title: str | None = None
+    store: RunStore, name: str, rank: str | None = None, title: str | None = None
 ) -> dict[str, Any]:
-    """The service's answers the report shows, waiting for ingest; with `rank`, that rank's
+    """The views' answers the report shows, waiting for ingest; with `rank`, that rank's
     (findings: its own and run-wide ones, as `analyze` gives them)."""
-    summary = service.summary(name, rank, wait_s=None)
+    summary = views.overview.summary(store, name, rank, wait_s=None)
     selected = summary["rank"]
-    findings = service.findings(name, wait_s=None)["findings"]
+    found = views.findings.findings(store, name, wait_s=None)["findings"]
     if selected is not None:
-        findings = [f for f in findings if not f["ranks"] or selected in f["ranks"]]
+        found = [f for f in found if not f["ranks"] or selected in f["ranks"]]
     ranks = [r for r in summary["ranks"] if selected in (None, r["rank"])]
-    shown, note = telling_ranks(ranks, mean_step_time, named_ranks(findings), "mean step time")
+    shown, note = telling_ranks(ranks, mean_step_time, named_ranks(found), "mean step time")
+    top = str(TOP_ROWS)
     return {
         "title": title or summary["run"],
         "summary": summary,
         # the ranks charted one by one (past 16: the telling ones, `ranks_note` says which)
-        "rank_summaries": [service.summary(name, str(r["rank"]), wait_s=None) for r in shown],
+        "rank_summaries": [
+            views.overview.summary(store, name, str(r["rank"]), wait_s=None) for r in shown
+        ],  # fmt: skip
         "ranks_note": note,
-        "findings": findings,
-        "breakdown": service.breakdown(name, rank, wait_s=None),
-        "operators": service.operators(name, rank, limit=str(TOP_ROWS), wait_s=None),
-        "kernels": service.kernels(name, rank, limit=str(TOP_ROWS), wait_s=None),
-        "modules": service.modules(name, rank, wait_s=None),
-        "memory": service.memory(name, rank, wait_s=None),
-        "gpu": service.gpu(name, rank, wait_s=None),
+        "findings": found,
+        "breakdown": views.breakdown.breakdown(store, name, rank, wait_s=None),
+        "operators": views.operators.operators(store, name, rank, limit=top, wait_s=None),
+        "kernels": views.kernels.kernels(store, name, rank, limit=top, wait_s=None),
+        "modules": views.modules.modules(store, name, rank, wait_s=None),
+        "memory": views.memory.memory(store, name, rank, wait_s=None),
+        "gpu": views.gpu.gpu(store, name, rank, wait_s=None),
     }
 
 
@@ -330,7 +334,7 @@ def _kernels_html(kernels: dict[str, Any]) -> str:
 def _modules_html(modules: dict[str, Any]) -> str:
     if modules["source"] is None:
         return '<p class="muted">No module calls (ModuleProfiler or traces).</p>'
-    header, cells = _module_rows(modules, TOP_ROWS, "\u00a0\u00a0")
+    header, cells = module_rows(modules, TOP_ROWS, "\u00a0\u00a0")
     rows = [
         [_cell(text, value, left=column < 2) for column, (text, value) in enumerate(row)]
         for row in cells
@@ -349,7 +353,7 @@ def _memory_html(memory: dict[str, Any], findings: list[dict[str, Any]]) -> str:
     if not ranks:
         return '<p class="muted">No MemorySampler records.</p>'
     shown, note = telling_ranks(ranks, memory_order, named_ranks(findings), MEMORY_ORDER)
-    items = "".join(f"<li>{_e(_memory_line(r))}</li>" for r in shown)
+    items = "".join(f"<li>{_e(memory_line(r))}</li>" for r in shown)
     more = f'<p class="muted">{_e(note)}; --rank R for one rank.</p>' if note else ""
     return f"<ul>{items}</ul>{more}"
 

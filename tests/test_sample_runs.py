@@ -5,7 +5,8 @@ import json
 import re
 from pathlib import Path
 
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin import views
+from tb_perf_plugin.store import RunStore
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[1] / "sample_runs"
 MAX_BYTES = 5 * 1024 * 1024
@@ -30,8 +31,8 @@ def test_every_collector_file_is_format_v1():
 
 
 def test_slow_data_run_shows_data_loading_dominating():
-    service = RunService(str(SAMPLE_RUNS))
-    summary = service.summary("ddp_slow_data", wait_s=None)
+    service = RunStore(str(SAMPLE_RUNS))
+    summary = views.overview.summary(service, "ddp_slow_data", wait_s=None)
     assert [r["rank"] for r in summary["ranks"]] == [0, 1]
     assert all(r["status"] == "finished" and r["steps"] == 40 for r in summary["ranks"])
     top = summary["spans"][0]
@@ -70,8 +71,8 @@ def test_traced_run_has_traces_per_rank_with_collectives_and_synced_clocks():
 
 
 def test_modules_run_has_the_module_tree_with_forward_and_backward():
-    service = RunService(str(SAMPLE_RUNS))
-    answer = service.modules("ddp_modules", None)
+    service = RunStore(str(SAMPLE_RUNS))
+    answer = views.modules.modules(service, "ddp_modules", None)
     assert answer["source"] == "collector" and not answer["class_names"]
     rows = {r["path"]: r for r in answer["rows"]}
     attention = rows["encoder.layers.0.self_attn"]
@@ -96,7 +97,9 @@ def test_leak_run_grows_a_mebibyte_a_step_on_rank_1_only():
 
 
 def test_leak_run_has_the_leak_finding_on_rank_1_with_its_slope():
-    findings = RunService(str(SAMPLE_RUNS)).findings("ddp_leak", wait_s=None)["findings"]
+    findings = views.findings.findings(RunStore(str(SAMPLE_RUNS)), "ddp_leak", wait_s=None)[
+        "findings"
+    ]
     leaks = [f for f in findings if f["kind"] == "memory_leak"]
     assert [f["key"] for f in leaks] == ["memory_leak:rank1"]
     slope = leaks[0]["evidence"]["slope"]["value"]
@@ -104,8 +107,11 @@ def test_leak_run_has_the_leak_finding_on_rank_1_with_its_slope():
 
 
 def test_comparison_pair_candidate_is_faster_by_its_data_loading():
-    service = RunService(str(SAMPLE_RUNS))
-    slow, fast = (service.summary(run, wait_s=None) for run in ("ddp_slow_data", "ddp_fast_data"))
+    service = RunStore(str(SAMPLE_RUNS))
+    slow, fast = (
+        views.overview.summary(service, run, wait_s=None)
+        for run in ("ddp_slow_data", "ddp_fast_data")
+    )
     for before, after in zip(slow["ranks"], fast["ranks"], strict=True):
         assert after["steps"] == before["steps"] == 40
         assert after["step_time_ns"]["p50"] < 0.5 * before["step_time_ns"]["p50"]
@@ -120,8 +126,8 @@ def test_compiled_run_has_recompilations_mfu_and_an_imported_python_profile():
     graphs, 6 recompilations per rank and the recompilation finding; FlopsCounter's count is
     the MLP's matmuls (forward and backward) and MFU is reported against the measured peak;
     rank 0's cProfile file shows in the Python view."""
-    service = RunService(str(SAMPLE_RUNS))
-    summary = service.summary("ddp_compiled", wait_s=None)
+    service = RunStore(str(SAMPLE_RUNS))
+    summary = views.overview.summary(service, "ddp_compiled", wait_s=None)
     matmul_flops = 2 * 32 * (64 * 256 + 256 * 256 + 256 * 2)  # one forward at batch 32
     for rank in summary["ranks"]:
         compiled = rank["compile"]
@@ -131,19 +137,19 @@ def test_compiled_run_has_recompilations_mfu_and_an_imported_python_profile():
         # backward: weight gradients of every layer, input gradients of all but the first
         assert compute["flops_per_step"] == 3 * matmul_flops - 2 * 32 * 64 * 256
         assert 0 < compute["mfu"] < 1 and compute["peak_source"] == "set by the job (argument)"
-    findings = service.findings("ddp_compiled", wait_s=None)["findings"]
+    findings = views.findings.findings(service, "ddp_compiled", wait_s=None)["findings"]
     assert sorted(f["key"] for f in findings if f["kind"] == "recompilation") == [
         "recompilation:rank0",
         "recompilation:rank1",
     ]
-    python = service.python("ddp_compiled", wait_s=None)
+    python = views.python.python(service, "ddp_compiled", wait_s=None)
     assert [f["rank"] for f in python["files"]] == [0] and python["functions"]
 
 
 def test_pipeline_run_profiles_only_the_listed_stages():
     """ddp_pipeline: DIT (4 calls a prompt) and VAE (1) are profiled, TEXT is not; two
     invocations of each are traced per rank after the skipped first one."""
-    tasks = RunService(str(SAMPLE_RUNS)).tasks("ddp_pipeline")
+    tasks = views.tasks.tasks(RunStore(str(SAMPLE_RUNS)), "ddp_pipeline")
     assert tasks["warnings"] == []
     assert [(t["task_type"], t["rank"]) for t in tasks["tasks"]] == [
         ("DIT", 0), ("DIT", 1), ("VAE", 0), ("VAE", 1),

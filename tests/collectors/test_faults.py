@@ -1,6 +1,6 @@
 """Collectors under faults, with real training processes (faults_worker.py): SIGKILL mid-step,
 a full disk (RLIMIT_FSIZE, /dev/full), a run directory deleted mid-training, and four gloo
-ranks writing one run at once. Every run is read back with the plugin's RunService.
+ranks writing one run at once. Every run is read back with the plugin's RunStore.
 
 `TB_PERF_SOAK=1` runs the longer variant: more kill points (every phase at early, middle and
 last steps), more steps, and a longer four-rank job.
@@ -33,7 +33,7 @@ from collectors import (
 from collectors._writer import UNLINK_CHECK_NS
 from tb_perf_plugin import run_tables
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin.store import RunStore
 
 WORKER = Path(__file__).with_name("faults_worker.py")
 SOAK = os.environ.get("TB_PERF_SOAK") == "1"
@@ -57,7 +57,7 @@ def _worker(run_dir: Path, steps: int, fault: str, **env: str) -> subprocess.Pop
 
 def _read(logdir: Path, run_name: str):
     """The run as the plugin sees it: its discovery entry and tables (read in full)."""
-    service = RunService(str(logdir))
+    service = RunStore(str(logdir))
     try:
         run = service.find_run(run_name)
         return run, service.tables(run, wait_s=None)

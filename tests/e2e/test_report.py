@@ -5,13 +5,13 @@ import re
 from pathlib import Path
 
 from tb_perf_plugin import report
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin.store import RunStore
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
 
 
 def test_report_opens_offline_and_requests_nothing_but_itself(chromium_browser, tmp_path):
-    service = RunService(str(SAMPLE_RUNS), executor="inline")
+    service = RunStore(str(SAMPLE_RUNS), executor="inline")
     try:
         text = report.render(report.gather(service, "ddp_slow_data", None))
     finally:

@@ -15,7 +15,7 @@ class PluginClient:
     def __init__(self, logdir, follow_links: bool = False) -> None:
         flags = argparse.Namespace(tb_perf_executor=None, tb_perf_follow_links=follow_links)
         self.plugin = TbPerfPlugin(base_plugin.TBContext(logdir=str(logdir), flags=flags))
-        self.plugin._service.inline_wait_s = 120  # answer when done; 202 is tested on its own
+        self.plugin._store.inline_wait_s = 120  # answer when done; 202 is tested on its own
         app = application.TensorBoardWSGI([self.plugin])
         self._client = test.Client(app, wrappers.Response)
 

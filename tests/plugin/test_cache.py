@@ -5,12 +5,13 @@ import shutil
 import numpy as np
 import pytest
 
+from tb_perf_plugin import views
 from tb_perf_plugin.ingest import cache as cache_module
 from tb_perf_plugin.ingest import events_csv
 from tb_perf_plugin.ingest.cache import TraceCache, cache_key, ingest_to_cache
 from tb_perf_plugin.ingest.imported import FileKind
 from tb_perf_plugin.ingest.kineto import read_trace
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin.store import RunStore
 from tests.conftest import REPO
 
 TRACE = (
@@ -112,12 +113,12 @@ def test_service_on_an_unwritable_cache_answers_with_one_warning(
     monkeypatch.setenv("TB_PERF_CACHE_DIR", str(tmp_path / blocked))
     monkeypatch.setattr(cache_module.TraceCache, "_warned_unwritable", False)
     shutil.copytree(REPO / "sample_runs" / "ddp_traced", tmp_path / "logs" / "ddp_traced")
-    service = RunService(str(tmp_path / "logs"), inline_wait_s=120, executor=executor)
+    service = RunStore(str(tmp_path / "logs"), inline_wait_s=120, executor=executor)
     try:
         with caplog.at_level(logging.WARNING):
-            summary = service.summary("ddp_traced")
-            meta = service.timeline_meta("ddp_traced")
-            operators = service.operators("ddp_traced")
+            summary = views.overview.summary(service, "ddp_traced")
+            meta = views.timeline.timeline_meta(service, "ddp_traced")
+            operators = views.operators.operators(service, "ddp_traced")
             service.trace_cache.load(service.find_run("ddp_traced").traces[0])
     finally:
         service.close()

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tb_perf_plugin.cli import evidence_text, main
+from tb_perf_plugin.cli import main
+from tb_perf_plugin.text import evidence_text
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_RUNS = REPO / "sample_runs"

@@ -15,12 +15,12 @@ from tensorboard.backend import application
 from tensorboard.plugins import base_plugin
 from werkzeug import test, wrappers
 
-from tb_perf_plugin import cli, executor, run_tables
+from tb_perf_plugin import cli, executor, run_tables, views
 from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.ingest.imported import FileKind, read_timeline_file
 from tb_perf_plugin.ingest.transfer import pack, parse_packed, unpack
 from tb_perf_plugin.plugin import TbPerfPlugin
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin.store import RunStore
 
 distributed = pytest.importorskip(
     "distributed", reason="the dask extra is not installed (pip install 'tb-perf[dask]')"
@@ -62,20 +62,20 @@ def logdir(tmp_path) -> Path:
     return tmp_path / "logs"
 
 
-def _answers(service: RunService) -> dict:
+def _answers(service: RunStore) -> dict:
     run = "traced"
     return {
-        "summary": service.summary(run, wait_s=120),
-        "operators": service.operators(run, wait_s=120),
-        "breakdown": service.breakdown(run, wait_s=120),
-        "meta": service.timeline_meta(run, wait_s=120),
+        "summary": views.overview.summary(service, run, wait_s=120),
+        "operators": views.operators.operators(service, run, wait_s=120),
+        "breakdown": views.breakdown.breakdown(service, run, wait_s=120),
+        "meta": views.timeline.timeline_meta(service, run, wait_s=120),
     }
 
 
 def test_dask_answers_what_the_local_executor_answers(scheduler, worker_cache, logdir, tmp_path):
     server_cache = tmp_path / "server-cache"
-    on_dask = RunService(str(logdir), executor=scheduler, cache_dir=str(server_cache))
-    local = RunService(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
+    on_dask = RunStore(str(logdir), executor=scheduler, cache_dir=str(server_cache))
+    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
     try:
         remote_answers = _answers(on_dask)
         assert remote_answers == _answers(local)
@@ -91,15 +91,15 @@ def test_dask_answers_what_the_local_executor_answers(scheduler, worker_cache, l
 
 def test_a_warm_cache_sends_no_task(scheduler, logdir, tmp_path, monkeypatch):
     cache_dir = str(tmp_path / "cache")
-    first = RunService(str(logdir), executor="inline", cache_dir=cache_dir)
-    first.summary("traced", wait_s=120)
+    first = RunStore(str(logdir), executor="inline", cache_dir=cache_dir)
+    views.overview.summary(first, "traced", wait_s=120)
     first.close()
 
     def refuse(*args):
         raise AssertionError("a cached trace was parsed again")
 
     monkeypatch.setattr(run_tables, "parse_packed", refuse)
-    again = RunService(str(logdir), executor=scheduler, cache_dir=cache_dir)
+    again = RunStore(str(logdir), executor=scheduler, cache_dir=cache_dir)
     try:
         assert len(again.tables(again.find_run("traced"), wait_s=120).traces) == 4
     finally:
@@ -108,7 +108,7 @@ def test_a_warm_cache_sends_no_task(scheduler, logdir, tmp_path, monkeypatch):
 
 def test_results_over_the_cap_are_refused_with_a_warning(scheduler, logdir, tmp_path, monkeypatch):
     monkeypatch.setattr(run_tables, "DEFAULT_MAX_RESULT_BYTES", 1000)
-    service = RunService(str(logdir), executor=scheduler, cache_dir=str(tmp_path / "cache"))
+    service = RunStore(str(logdir), executor=scheduler, cache_dir=str(tmp_path / "cache"))
     try:
         tables = service.tables(service.find_run("traced"), wait_s=120)
     finally:
@@ -152,7 +152,7 @@ def test_an_unreachable_scheduler_is_a_503_until_it_is_up(logdir, monkeypatch):
         port = probe.getsockname()[1]
     flags = argparse.Namespace(tb_perf_executor=f"dask://127.0.0.1:{port}")
     plugin = TbPerfPlugin(base_plugin.TBContext(logdir=str(logdir), flags=flags))
-    plugin._service.inline_wait_s = 120
+    plugin._store.inline_wait_s = 120
     client = test.Client(application.TensorBoardWSGI([plugin]), wrappers.Response)
     url = "/data/plugin/tb_perf/summary?run=traced"
     try:
@@ -166,7 +166,7 @@ def test_an_unreachable_scheduler_is_a_503_until_it_is_up(logdir, monkeypatch):
             assert up.status_code == 200, up.get_data(as_text=True)
             assert up.get_json()["run"] == "traced"
     finally:
-        plugin._service.close()
+        plugin._store.close()
     with pytest.raises(ValueError, match="unknown executor 'dask:/x'"):
         executor.make_executor("dask:/x")
 

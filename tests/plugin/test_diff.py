@@ -224,8 +224,8 @@ def test_cli_json_and_markdown(gate_logdir, capsys):
 def test_same_pair_is_answered_from_the_cache(gate_logdir, make_client):
     client = make_client(gate_logdir)
     first = client.json("compare", baseline="base", candidate="slow")
-    service = client.plugin._service
-    assert ("base", "compare:slow") in service._results
+    service = client.plugin._store
+    assert service._jobs.kept(("base", "compare:slow")) is not None
     assert client.json("compare", baseline="base", candidate="slow") == first
     timer = next((gate_logdir / "slow" / "plugins" / "tb_perf").glob("*.timer.jsonl"))
     os.utime(timer, ns=(1, 1))  # a new version of the run: compared again, same answer

@@ -98,7 +98,7 @@ def test_ranks_are_the_traces_own_once_read(tmp_path):
     assert "ranks: [4, 5]" in error["message"]
     # a trace added since the read: its name's rank until the run is read again
     (run / "worker2.1.pt.trace.json").write_text(json.dumps(_trace(6, kernels=True)))
-    client.plugin._service.discover(force=True)
+    client.plugin._store.discover(force=True)
     assert client.json("runs")[0]["ranks"] == [2, 4, 5]
     assert [r["rank"] for r in client.json("summary", run="pair")["ranks"]] == [4, 5, 6]
     assert client.json("runs")[0]["ranks"] == [4, 5, 6]

@@ -27,7 +27,7 @@ from tb_perf_plugin.executor import ProcessPool
 from tb_perf_plugin.ingest import kineto
 from tb_perf_plugin.ingest.files import open_input
 from tb_perf_plugin.ingest.tasks import read_task_summary
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin.store import RunStore
 from tests.conftest import REPO
 from tests.fuzz._fuzz import watchdog
 from tests.plugin.conftest import PluginClient
@@ -330,7 +330,7 @@ def test_the_service_parses_after_a_worker_was_killed(tmp_path, monkeypatch):
     logdir = tmp_path / "logs"
     for name in ("a", "b"):
         _valid_run(logdir, name)
-    service = RunService(str(logdir))
+    service = RunStore(str(logdir))
     pool = service._executor.get()
     with watchdog(HANG_S):
         victim = pool.submit(_pid, 0).result()
@@ -347,7 +347,7 @@ class _Big:
 
 def test_a_failed_job_keeps_its_error_text_not_its_data(tmp_path):
     _valid_run(tmp_path / "logs")
-    service = RunService(str(tmp_path / "logs"))
+    service = RunStore(str(tmp_path / "logs"))
     run = service.find_run("good")
     alive: list[weakref.ref] = []
 
@@ -358,7 +358,7 @@ def test_a_failed_job_keeps_its_error_text_not_its_data(tmp_path):
 
     for _ in range(2):
         with pytest.raises(Unreadable, match="bomb refused"):
-            service._result(run, "bomb", ("v1",), 1, work, None)
+            service._jobs.result((run.name, "bomb"), ("v1",), 1, work, None)
     gc.collect()
     assert alive and alive[0]() is None
     service.close()

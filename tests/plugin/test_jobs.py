@@ -9,13 +9,14 @@ import subprocess
 import sys
 
 from collectors import MyTimer, RunWriter
+from tb_perf_plugin import views
 from tb_perf_plugin.discovery import JOB_SEPARATOR, discover_runs
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin.store import RunStore
 from tests.conftest import write_training_run
 
 
-def _steps(service: RunService, name: str) -> dict:
-    return service.summary(name, wait_s=None)["steps"]
+def _steps(service: RunStore, name: str) -> dict:
+    return views.overview.summary(service, name, wait_s=None)["steps"]
 
 
 def test_a_script_run_twice_into_one_directory_is_two_jobs_newest_shown(tmp_path):
@@ -29,14 +30,14 @@ def test_a_script_run_twice_into_one_directory_is_two_jobs_newest_shown(tmp_path
     assert older.run == f"exp{JOB_SEPARATOR}{older.id}" and older.run in runs
     assert newest.jobs[0].started_unix_ns > older.started_unix_ns
     assert len(newest.writers) == len(runs[older.run].writers) == 2
-    service = RunService(str(tmp_path / "logs"))
+    service = RunStore(str(tmp_path / "logs"))
     try:
         assert _steps(service, "exp")["last"] == 4
         assert _steps(service, older.run)["last"] == 7
-        warnings = service.summary("exp", wait_s=None)["warnings"]
+        warnings = views.overview.summary(service, "exp", wait_s=None)["warnings"]
         assert any("this run directory holds 2 jobs" in w and "showing the newest" in w
                    for w in warnings)  # fmt: skip
-        listed = {run["name"]: run for run in service.runs()}
+        listed = {run["name"]: run for run in views.runs.runs(service)}
         assert listed["exp"]["directory"] == listed[older.run]["directory"] == "exp"
         assert [job["run"] for job in listed["exp"]["jobs"]] == ["exp", older.run]
         assert listed["exp"]["job"] == newest.jobs[0].id
@@ -99,9 +100,9 @@ def test_two_processes_claiming_one_rank_are_a_warning_naming_both(tmp_path):
     (notice,) = run.notices
     assert "rank 0 is claimed by two processes of one job" in notice
     assert first.file_prefix in notice and second.file_prefix in notice
-    service = RunService(str(tmp_path))
+    service = RunStore(str(tmp_path))
     try:
-        summary = service.summary("exp", wait_s=None)
+        summary = views.overview.summary(service, "exp", wait_s=None)
         assert summary["steps"]["last"] == 9  # the first writer's, not 16 steps merged
         assert notice in summary["warnings"]
         assert not any("malformed" in w for w in summary["warnings"])

@@ -25,7 +25,7 @@ def test_growing_timer_file_is_tailed_and_late_gpu_times_join(tmp_path, make_cli
             pass
         timer.step()
     client = make_client(tmp_path)
-    client.plugin._service.discovery_ttl_s = 0
+    client.plugin._store.discovery_ttl_s = 0
     first = client.json("summary", run="live")
     assert first["ranks"][0]["status"] == "live"
     fwd = first["spans"][0]

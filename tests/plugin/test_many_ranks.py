@@ -31,7 +31,7 @@ from tb_perf_plugin.analysis.ranks import (
 )
 from tb_perf_plugin.analysis.rules import collapse_across_ranks
 from tb_perf_plugin.cli import main
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin.store import RunStore
 from tests.plugin.many_ranks_run import (
     INDEPENDENT_WORLD_SIZE,
     SLOW_STEP,
@@ -88,7 +88,7 @@ def test_heatmap_refuses_bad_parameters(client, params, status):
 
 
 def test_straggler_from_mytimer_spans_names_rank_and_worst_steps(logdir):
-    service = RunService(str(logdir), inline_wait_s=120)
+    service = RunStore(str(logdir), inline_wait_s=120)
     tables = service.tables(service.find_run(RUN), None)
     step_times = {int(r): s[["step", "t0", "t1"]] for r, s in tables.steps.groupby("rank")}
     inputs = AnalysisInputs(
@@ -137,7 +137,7 @@ def test_analyze_lists_the_telling_ranks_of_many(logdir, capsys):
 
 
 def test_report_charts_the_telling_ranks_and_tables_them_all(logdir):
-    service = RunService(str(logdir), inline_wait_s=120)
+    service = RunStore(str(logdir), inline_wait_s=120)
     try:
         answers = report.gather(service, RUN)
     finally:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 
-from tb_perf_plugin.cli import _memory_text, main
+from tb_perf_plugin.cli import main
+from tb_perf_plugin.text import _memory_text
 from tests.plugin.test_memory_routes import memory_logdir  # noqa: F401 (fixture)
 
 

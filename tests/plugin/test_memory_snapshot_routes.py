@@ -168,7 +168,7 @@ def test_not_a_snapshot_and_over_the_limit(snapshot_logdir, make_client):
     for file in ("junk.pkl", "list.pkl"):
         error = client.json("snapshot", expect=404, run="mem", file=file)["error"]
         assert error["code"] == "unreadable" and error["message"].startswith(file)
-    client.plugin._service.max_file_bytes = 1000
+    client.plugin._store.max_file_bytes = 1000
     error = client.json("snapshot", expect=404, run="mem", file=SNAPSHOT)["error"]
     assert error["code"] == "unreadable" and "limit" in error["message"]
 

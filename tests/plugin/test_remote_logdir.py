@@ -45,8 +45,8 @@ def memory_logdir(tmp_path, monkeypatch):
 
 def _fresh(client: PluginClient) -> None:
     """No waiting for the next sync or discovery (the tests change the remote)."""
-    client.plugin._service.discovery_ttl_s = 0
-    client.plugin._service.mirror.min_interval_s = 0
+    client.plugin._store.discovery_ttl_s = 0
+    client.plugin._store.mirror.min_interval_s = 0
 
 
 def test_remote_runs_answer_as_local_ones(memory_logdir):
@@ -73,7 +73,7 @@ def test_only_run_files_are_mirrored_and_tfevents_are_empty(memory_logdir):
     url, _, _ = memory_logdir
     client = PluginClient(url)
     client.json("runs")
-    mirror = Path(client.plugin._service.mirror.local_root)
+    mirror = Path(client.plugin._store.mirror.local_root)
     assert not (mirror / "ddp_leak" / "checkpoints").exists()
     (events,) = (mirror / "ddp_traced").glob("*tfevents*")
     assert events.stat().st_size == 0
@@ -90,7 +90,7 @@ def test_changes_are_copied_alone_and_removals_follow(memory_logdir):
     client = PluginClient(url)
     _fresh(client)
     before = client.json("summary", run="ddp_leak")
-    mirror = Path(client.plugin._service.mirror.local_root)
+    mirror = Path(client.plugin._store.mirror.local_root)
     unchanged = next((mirror / "ddp_traced" / "plugins" / "tb_perf").glob("*.pt.trace.json.gz"))
     inode = unchanged.stat().st_ino
     timer = next(p for p in fs.find(f"{root}/ddp_leak") if p.endswith("rank1.vm.15092.timer.jsonl"))
@@ -163,7 +163,7 @@ def test_is_remote(logdir, expected):
 
 def test_file_url_is_a_local_logdir():
     client = PluginClient((REPO / "sample_runs").as_uri())
-    assert client.plugin._service.mirror is None
+    assert client.plugin._store.mirror is None
     assert {r["name"] for r in client.json("runs")} >= set(RUNS)
 
 

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from tb_perf_plugin import report
-from tb_perf_plugin.cli import evidence_text, main
-from tb_perf_plugin.service import RunService
+from tb_perf_plugin import report, views
+from tb_perf_plugin.cli import main
+from tb_perf_plugin.store import RunStore
+from tb_perf_plugin.text import evidence_text
 from tests.conftest import write_training_run
 from tests.helpers import timer_file
 
@@ -17,7 +18,7 @@ HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 
 def _answers(logdir: Path, run: str, rank: str | None = None) -> dict:
-    service = RunService(str(logdir), executor="inline")
+    service = RunStore(str(logdir), executor="inline")
     try:
         return report.gather(service, run, rank)
     finally:
@@ -32,10 +33,10 @@ def slow_data() -> tuple[dict, str]:
 
 def test_slow_data_report_holds_the_services_findings_and_numbers(slow_data):
     answers, page = slow_data
-    service = RunService(str(SAMPLE_RUNS), executor="inline")
+    service = RunStore(str(SAMPLE_RUNS), executor="inline")
     try:
-        summary = service.summary("ddp_slow_data", wait_s=None)
-        findings = service.findings("ddp_slow_data", wait_s=None)["findings"]
+        summary = views.overview.summary(service, "ddp_slow_data", wait_s=None)
+        findings = views.findings.findings(service, "ddp_slow_data", wait_s=None)["findings"]
     finally:
         service.close()
     assert [f["kind"] for f in findings] == ["data_loading", "data_loading"]
@@ -88,10 +89,10 @@ def test_memory_and_module_sections_where_the_run_has_them():
 
 
 def test_comparison_section_shows_the_compare_answer():
-    service = RunService(str(SAMPLE_RUNS), executor="inline")
+    service = RunStore(str(SAMPLE_RUNS), executor="inline")
     try:
         answers = report.gather(service, "ddp_fast_data")
-        body = service.compare("ddp_slow_data", "ddp_fast_data", wait_s=None)
+        body = views.compare.compare(service, "ddp_slow_data", "ddp_fast_data", wait_s=None)
     finally:
         service.close()
     assert "Compared with the baseline" not in report.render(answers)

@@ -201,19 +201,19 @@ def test_slow_ingest_answers_202_with_progress_then_200(training_logdir, make_cl
 
     monkeypatch.setattr(run_tables_module, "read_timer_file", slow_reader)
     client = make_client(training_logdir)
-    client.plugin._service.inline_wait_s = 0.05
+    client.plugin._store.inline_wait_s = 0.05
     response = client.get("summary", run="exp/a")
     assert response.status_code == 202
     progress = response.get_json()["progress"]
     assert progress["total_bytes"] > 0 and 0 <= progress["fraction"] <= 1
     release.set()
-    client.plugin._service.inline_wait_s = 10
+    client.plugin._store.inline_wait_s = 10
     assert client.get("summary", run="exp/a").status_code == 200
 
 
 def test_file_over_the_size_limit_is_refused_clearly(training_logdir, make_client):
     client = make_client(training_logdir)
-    client.plugin._service.max_file_bytes = 100
+    client.plugin._store.max_file_bytes = 100
     body = client.json("summary", expect=404, run="exp/a")
     assert body["error"]["code"] == "unreadable"
     assert (

@@ -299,7 +299,7 @@ def test_ranks_agree_between_runs_and_the_timeline(logdir):
         return next(r["ranks"] for r in answers.get("runs")[1] if r["name"] == run)
 
     assert listed() == [0]  # the file name's
-    assert not client.plugin._service._jobs  # `runs` started no read
+    assert not client.plugin._store._jobs._jobs  # `runs` started no read
     _, summary = answers.get("summary", run=run)
     _, meta = answers.get("timeline/meta", run=run)
     timeline = [r["rank"] for r in meta["ranks"]]

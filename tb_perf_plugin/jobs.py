@@ -1,0 +1,153 @@
+"""Work that may take long (reading a run, building its timeline, loading a snapshot) as jobs
+on a small thread pool, one per (run, kind) and version of the files read; results kept per
+key, newest version first. A caller waits a while for its job, then gets the kept result of an
+older version (a live run) or `Progress`.
+
+Starts no thread in its constructor: the pool is created by the first job.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import itertools
+import logging
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ExecutorUnavailable, Progress, TbPerfError
+
+logger = logging.getLogger(__name__)
+
+Key = tuple[str, str]  # (run name, kind of result)
+
+
+@dataclass
+class Job:
+    """One job's version (`signature`), progress and future."""
+
+    signature: tuple
+    total_bytes: int
+    serial: int  # later jobs read newer versions of the run's files
+    keep: bool = True  # whether the pool keeps the result (else a cache of the caller's does)
+    future: concurrent.futures.Future | None = None
+    done_bytes: int = 0
+
+    def advance(self, n: int) -> None:
+        self.done_bytes += n
+
+
+class JobPool:
+    """Jobs and their kept results. Thread-safe."""
+
+    def __init__(self, on_executor_lost: Callable[[], None]) -> None:
+        """`on_executor_lost`: called when a job failed with `ExecutorUnavailable` (not the
+        files' fault: the next request reconnects and retries)."""
+        self._on_executor_lost = on_executor_lost
+        self._lock = threading.Lock()
+        # key -> (signature, result, job serial) of the newest version read
+        self._results: dict[Key, tuple[tuple, Any, int]] = {}
+        self._jobs: dict[Key, Job] = {}
+        self._serial = itertools.count()
+        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+    def result(
+        self,
+        key: Key,
+        signature: tuple,
+        total_bytes: int,
+        work: Callable[[Job], Any],
+        wait_s: float | None,
+        keep: bool = True,
+    ) -> Any:
+        """The kept result of `work` for this version, else `work`'s result within `wait_s`
+        seconds (None: until done), else an older version's kept result, else raises
+        `Progress`. `keep` False leaves the result to a cache of the caller's."""
+        started = None
+        with self._lock:
+            kept = self._results.get(key)
+            if kept is not None and kept[0] == signature:
+                return kept[1]
+            job = self._jobs.get(key)
+            if job is None or job.signature != signature:
+                if job is not None and job.future is not None:
+                    job.future.cancel()  # an older version's job, if not started: never needed
+                job = self._jobs[key] = Job(signature, total_bytes, next(self._serial), keep)
+                started = job
+                if self._pool is None:
+                    self._pool = concurrent.futures.ThreadPoolExecutor(
+                        max_workers=4, thread_name_prefix="tb_perf_job"
+                    )
+                job.future = self._pool.submit(work, job)
+        if started is not None:  # outside the lock: a job already done calls back at once
+            assert started.future is not None
+            started.future.add_done_callback(lambda f: self._finished(key, started, f))
+        while True:
+            assert job.future is not None
+            try:
+                return job.future.result(timeout=wait_s)
+            except concurrent.futures.TimeoutError:
+                if kept is not None:  # a live run: the newest version read so far
+                    return kept[1]
+                raise Progress(job.done_bytes, job.total_bytes) from None
+            except concurrent.futures.CancelledError:  # superseded: the newer version answers
+                with self._lock:
+                    newer, kept = self._jobs.get(key), self._results.get(key)
+                if newer is None:
+                    assert kept is not None
+                    return kept[1]
+                job = newer
+
+    def kept(self, key: Key) -> Any | None:
+        """The newest result kept for `key` (of whichever version), None if none."""
+        with self._lock:
+            found = self._results.get(key)
+        return None if found is None else found[1]
+
+    def forget_runs_except(self, names: Iterable[str]) -> None:
+        """Drop the results of runs no longer discovered."""
+        keep = set(names)
+        with self._lock:
+            for key in [k for k in self._results if k[0] not in keep]:
+                del self._results[key]
+
+    def _finished(self, key: Key, job: Job, future: concurrent.futures.Future) -> None:
+        """Keep a job's result when it is newer than the one kept, even if a newer job is
+        under way: a run that changes faster than it is read still shows its newest version."""
+        if future.cancelled():
+            return
+        error = future.exception()
+        if isinstance(error, ExecutorUnavailable):
+            with self._lock:
+                if self._jobs.get(key) is job:
+                    del self._jobs[key]
+            self._on_executor_lost()
+            return
+        if error is not None:  # stays listed: requests for its version get its error's text
+            job.future = _error_only(error)
+            return
+        with self._lock:
+            if self._jobs.get(key) is job:
+                del self._jobs[key]
+            kept = self._results.get(key)
+            if job.keep and (kept is None or kept[2] < job.serial):
+                self._results[key] = (job.signature, future.result(), job.serial)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _error_only(error: BaseException) -> concurrent.futures.Future:
+    """A settled future holding `error`'s type and text only: the error itself keeps its
+    traceback, whose frames keep the job's data (a bomb's objects) alive. Errors that are not
+    the files' are logged here, with that traceback, before it goes."""
+    if isinstance(error, TbPerfError) and not isinstance(error, Progress):
+        text_only: BaseException = type(error)(error.message)
+    else:
+        logger.error("tb_perf: a job failed", exc_info=error)
+        text_only = TbPerfError(f"internal error ({type(error).__name__}); see the TensorBoard log")
+    future: concurrent.futures.Future = concurrent.futures.Future()
+    future.set_exception(text_only)
+    return future

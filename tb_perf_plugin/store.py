@@ -1,0 +1,306 @@
+"""The run store: the runs under the logdir, their read tables and everything derived from
+them, each computed once per version of the run's files (docs/ARCHITECTURE.md, contracts).
+
+A facade: discovery (discovery.py), reading a run (pipeline/), its analysis and timeline,
+snapshots (ingest/snapshot.py) and the job pool (jobs.py) do the work; the views (views/) read
+what they need through it and shape their answers. Thread-safe (TensorBoard's server is
+threaded). Starts no thread or process in its constructor: the job pool and the ingest
+executor are created by the first request that needs them. A request waits briefly for work
+that takes long; while it runs, the store raises `Progress` (HTTP 202).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .analysis import memory_snapshot
+from .analysis.memory import SnapshotFacts, snapshot_facts
+from .analysis.modules import ModuleData
+from .discovery import Run, discover_runs, file_version
+from .errors import NotFound, TbPerfError, Unreadable
+from .executor import LazyExecutor
+from .ingest.cache import TraceCache
+from .ingest.files import follow_links_from_env
+from .ingest.snapshot import Snapshot, read_snapshot
+from .jobs import Job, JobPool
+from .params import required, shown
+from .remote import RemoteMirror, is_remote, local_path
+from .run_tables import (
+    RunAnalysis,
+    RunTables,
+    TraceFile,
+    analyze_run,
+    build_timeline,
+    module_data,
+    read_run,
+)
+from .timeline import Timeline
+
+DEFAULT_MAX_FILE_BYTES = int(float(os.environ.get("TB_PERF_MAX_FILE_MB", "4096")) * 1e6)
+CACHED_SNAPSHOTS = 4  # loaded snapshots kept (their tables take a few times the file's size)
+INLINE_WAIT = -1.0  # as a `wait_s` argument: the store's inline_wait_s; None waits until done
+
+T = TypeVar("T")
+
+
+class SnapshotCache:
+    """The last few snapshots loaded, by path, size and modification time, so the viewer's
+    tile and allocation requests do not load the pickle again."""
+
+    def __init__(self, capacity: int = CACHED_SNAPSHOTS) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._loaded: OrderedDict[tuple, Snapshot] = OrderedDict()
+
+    def get(self, path: str, max_bytes: int) -> Snapshot:
+        """The snapshot at `path` (through the restricted unpickler; `errors.Unreadable` if it
+        cannot be read), from the cache while the file is unchanged."""
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise Unreadable(f"{os.path.basename(path)}: {exc.strerror or exc}") from None
+        key = (path, st.st_size, st.st_mtime_ns)
+        with self._lock:
+            if key in self._loaded:
+                self._loaded.move_to_end(key)
+                return self._loaded[key]
+        snapshot = read_snapshot(path, max_bytes)
+        with self._lock:
+            self._loaded[key] = snapshot
+            while len(self._loaded) > self.capacity:
+                self._loaded.popitem(last=False)
+        return snapshot
+
+
+class RunStore:
+    """The logdir's runs and what is read and derived of each, cached by file version."""
+
+    def __init__(
+        self,
+        logdir: str,
+        *,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        discovery_ttl_s: float = 5.0,
+        inline_wait_s: float = 0.5,
+        executor: str | None = None,
+        cache_dir: str | None = None,
+        follow_links: bool | None = None,
+    ) -> None:
+        """`follow_links`: read links to files outside the logdir (default: only when
+        TB_PERF_FOLLOW_LINKS=1; docs/RELIABILITY.md, threat model)."""
+        self.logdir = logdir
+        self.follow_links = follow_links_from_env() if follow_links is None else follow_links
+        # a remote (fsspec URL) logdir is analysed through a local copy of its run files
+        self.mirror = RemoteMirror(logdir) if is_remote(logdir) else None
+        self._mirror_generation = -1  # of the mirror the runs were discovered in
+        self.max_file_bytes = max_file_bytes
+        self.discovery_ttl_s = discovery_ttl_s
+        self.inline_wait_s = inline_wait_s
+        self.cache_dir = cache_dir
+        self.trace_cache = TraceCache(cache_dir)
+        self._executor = LazyExecutor(executor)
+        self._lock = threading.Lock()
+        self._runs: dict[str, Run] = {}
+        self._discovered_at = float("-inf")
+        self._jobs = JobPool(on_executor_lost=self._executor.shutdown)
+        self._file_reads: dict[str, Any] = {}  # last read of each record file
+        self._snapshots = SnapshotCache()
+
+    # --- runs --------------------------------------------------------------------------------
+
+    def discover(
+        self, force: bool = False, *, wait_s: float | None = INLINE_WAIT
+    ) -> dict[str, Run]:
+        """The runs by name, found again every `discovery_ttl_s`. A remote logdir's mirror is
+        brought up to date first, waiting for that up to `wait_s` seconds."""
+        if self.mirror is not None:
+            self.mirror.refresh(self.wait(wait_s))
+            force = force or self.mirror.generation != self._mirror_generation
+        with self._lock:
+            if force or time.monotonic() - self._discovered_at > self.discovery_ttl_s:
+                if self.mirror is not None:
+                    self._mirror_generation = self.mirror.generation
+                local = self.mirror.local_root if self.mirror else local_path(self.logdir)
+                self._runs = discover_runs(local, self.follow_links)
+                self._discovered_at = time.monotonic()
+                self._jobs.forget_runs_except(self._runs)
+            return self._runs
+
+    def has_runs(self) -> bool:
+        return bool(self.discover(wait_s=0))  # asked on every plugin listing: never waits
+
+    def find_run(self, name: str | None) -> Run:
+        """The run named `name`: `InvalidArgument` without one, `NotFound` if there is none."""
+        name = required(name, "run")
+        run = self.discover().get(name)
+        if run is None or not os.path.isdir(run.path):  # new since, or removed since, discovery
+            run = self.discover(force=True).get(name)
+        if run is None:
+            raise NotFound(f"no run named {shown(name)} under the logdir")
+        return run
+
+    def ranks(self, run: Run, tables: RunTables | None = None) -> list[int]:
+        """The run's ranks once its tables are read: a trace's own (its distributedInfo, say:
+        the timeline's), not its file name's, so every view agrees (a name's rank only for
+        files new since the read). Without tables: the tables held, else the files' names."""
+        if tables is None:
+            tables = self._jobs.kept((run.name, "tables"))
+            if tables is None:
+                return run.ranks
+        return run.ranks_after_reading({entry[0] for entry in tables.signature}, tables.ranks)
+
+    def wait(self, wait_s: float | None) -> float | None:
+        """`wait_s` with INLINE_WAIT resolved to the store's inline wait."""
+        return self.inline_wait_s if wait_s == INLINE_WAIT else wait_s
+
+    # --- what is read and derived of a run ---------------------------------------------------
+
+    def tables(self, run: Run, wait_s: float | None = None) -> RunTables:
+        """The run's tables; `Progress` if not read within `wait_s` seconds (None: waits until
+        read; INLINE_WAIT: the store's inline wait, as every `wait_s` of the store)."""
+        signature = run.signature()
+        total = sum(max(size, 0) for path, size, *_ in signature if not path.endswith(".meta.json"))
+
+        def work(job: Job) -> RunTables:
+            self.trace_cache.writable()  # warns here, once, if parsed tables stay in memory
+            return read_run(
+                run,
+                signature,
+                max_file_bytes=self.max_file_bytes,
+                executor=self._executor.get(),
+                cache_dir=self.cache_dir,
+                on_progress=job.advance,
+                file_reads=self._file_reads,
+            )
+
+        return self._jobs.result((run.name, "tables"), signature, total, work, self.wait(wait_s))
+
+    def derived(
+        self,
+        run: Run,
+        kind: str,
+        build: Callable[[RunTables], T],
+        wait_s: float | None = None,
+        extra_signature: tuple = (),
+    ) -> T:
+        """`build(tables)` for this run version (and of the files in `extra_signature`), as a
+        job after the tables' own, cached under `kind` (one name per kind of result)."""
+        wait = self.wait(wait_s)
+        tables = self.tables(run, wait)
+        signature = tables.signature + extra_signature  # of the version read (live: maybe older)
+        total = sum(len(t.tables.slices["start"]) for t in tables.traces) + len(tables.spans)
+
+        def work(job: Job) -> T:
+            result = build(tables)
+            job.advance(total)
+            return result
+
+        return self._jobs.result((run.name, kind), signature, total, work, wait)
+
+    def timeline(self, run: Run, wait_s: float | None = None) -> Timeline:
+        """The run's timeline: every rank's lanes on rank 0's clock, with zoom levels."""
+        tables = self.tables(run, wait_s)
+        if not len(tables.spans) and not any(len(t.tables.slices["start"]) for t in tables.traces):
+            raise NotFound(f"run {run.name!r} has no trace events or MyTimer spans to draw")
+        return self.derived(run, "timeline", build_timeline, wait_s)
+
+    def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis:
+        """The run's analysis (breakdowns, operators, kernels, findings), computed once per
+        version of its files and of the snapshots the memory findings read."""
+        snapshots = newest_snapshots(run)
+        extra = tuple((p, *file_version(p)) for _, p in snapshots)
+
+        def build(tables: RunTables) -> RunAnalysis:
+            facts, problems = self._snapshot_facts(run, snapshots)
+            return analyze_run(run, tables, facts, problems)
+
+        return self.derived(run, "analysis", build, wait_s, extra)
+
+    def module_data(self, run: Run, wait_s: float | None = None) -> ModuleData:
+        """The run's module calls (ModuleProfiler records, else traces), computed once."""
+        return self.derived(run, "modules", module_data, wait_s)
+
+    def snapshot(
+        self, run: Run, file: str | None, wait_s: float | None = None
+    ) -> tuple[str, Snapshot]:
+        """The path and contents of the run's snapshot named `file` (its path relative to the
+        run, as the memory route lists it; looked up among the discovered files, never joined
+        into a path), loaded as a job: a large pickle answers with progress first."""
+        file = required(file, "file")
+        path = next((p for p in run.snapshots if relative_path(run, p) == file), None)
+        if path is None:
+            raise NotFound(f"no memory snapshot {shown(file)} in run {run.name!r}")
+        version = file_version(path)
+        snapshot = self._jobs.result(
+            (run.name, f"snapshot:{file}"), (path, *version), max(version[0], 0),
+            lambda job: self._snapshots.get(path, self.max_file_bytes), self.wait(wait_s),
+            keep=False,  # the snapshot cache keeps it (and lets it go)
+        )  # fmt: skip
+        return path, snapshot
+
+    def pair(
+        self,
+        runs: tuple[Run, Run],
+        kind: str,
+        build: Callable[[], T],
+        wait_s: float | None = None,
+    ) -> T:
+        """`build()` of two runs (their own results already cached), once per pair of their
+        versions, cached under the first run as `kind:<second run>`."""
+        signature = runs[0].signature() + (None,) + runs[1].signature()
+        return self._jobs.result(
+            (runs[0].name, f"{kind}:{runs[1].name}"), signature, 1, lambda job: build(),
+            self.wait(wait_s),
+        )  # fmt: skip
+
+    def _snapshot_facts(
+        self, run: Run, snapshots: list[tuple[int | None, str]]
+    ) -> tuple[list[SnapshotFacts], list[str]]:
+        """What the memory findings use of each snapshot, and why a snapshot was skipped."""
+        facts, problems = [], []
+        for rank, path in snapshots:
+            name = relative_path(run, path)
+            try:
+                snap = self._snapshots.get(path, self.max_file_bytes)
+                facts.append(snapshot_facts(
+                    name, rank, memory_snapshot.snapshot_summary(snap),
+                    lambda d, snap=snap: memory_snapshot.by_first_user_frame(snap, d),
+                ))  # fmt: skip
+            except TbPerfError as exc:  # messages name the file: say where it is
+                folder = os.path.dirname(name)
+                named = exc.message.startswith(os.path.basename(path))
+                where = (f"{folder}/" if folder else "") if named else f"{name}: "
+                problems.append(f"snapshot {where}{exc.message}")
+        return facts, problems
+
+    def close(self) -> None:
+        self._jobs.close()
+        self._executor.shutdown()
+
+
+def relative_path(run: Run, path: str) -> str:
+    """A file's path relative to its run, as the routes name files."""
+    return os.path.relpath(path, run.path).replace(os.sep, "/")
+
+
+def selected_traces(tables: RunTables, selected: int | None) -> list[TraceFile]:
+    """The traces read of the selected rank (all without one)."""
+    return [t for t in tables.traces if selected is None or t.rank == selected]
+
+
+def newest_snapshots(run: Run) -> list[tuple[int | None, str]]:
+    """(rank, path) of the newest snapshot of each rank (of no known rank: one more)."""
+    newest: dict[int | None, tuple[int, str]] = {}
+    for path in run.snapshots:
+        rank, mtime = run.snapshot_rank(path), file_version(path)[1]
+        if rank not in newest or mtime > newest[rank][0]:
+            newest[rank] = (mtime, path)
+    return [(rank, path) for rank, (_, path) in newest.items()]
+
+
+__all__ = ["INLINE_WAIT", "RunStore", "relative_path", "selected_traces"]

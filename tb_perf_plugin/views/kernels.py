@@ -1,0 +1,96 @@
+"""The Kernels dashboard: per kernel name statistics, and per trace and device GPU utilization
+and est. SM efficiency over time; Nsight Compute metrics joined where imported
+(docs/ANALYSIS.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..analysis.kernels import aggregate_kernels, bucket_means
+from ..analysis.ncu import join_kernel_metrics
+from ..params import limit_param, rank_param
+from ..store import INLINE_WAIT, RunStore, selected_traces
+from ._shared import its_traces, scope
+from .operators import MAX_OPERATOR_ROWS
+
+
+def kernels(
+    store: RunStore,
+    run_name: str | None,
+    rank: str | None = None,
+    limit: str | None = None,
+    wait_s: float | None = INLINE_WAIT,
+) -> dict[str, Any]:
+    count = limit_param(limit, MAX_OPERATOR_ROWS)
+    run = store.find_run(run_name)
+    analysis = store.analysis(run, wait_s)
+    tables = store.tables(run, None)
+    selected = rank_param(store.ranks(run, tables), rank)
+    events = analysis.kernel_events
+    if selected is not None:
+        events = events[events["rank"] == selected]
+    table = aggregate_kernels(events.drop(columns="rank"))
+    devices = []
+    for series in analysis.devices:
+        if selected is not None and series.rank != selected:
+            continue
+        metrics = series.metrics
+        edges = np.array([t for t, _ in metrics.utilization], dtype=np.int64)
+        devices.append({
+            "rank": series.rank,
+            "trace": series.trace,
+            "device": metrics.device,
+            "bucket_ns": metrics.bucket_ns,
+            "start_ns": [str(t) for t in edges.tolist()],
+            "utilization": [round(u, 6) for _, u in metrics.utilization],
+            "est_sm_efficiency": [
+                round(v, 6) for v in bucket_means(metrics.sm_efficiency, edges)
+            ] + [0.0],
+            "tensor_core_pct": round(metrics.tensor_core_pct, 3),
+        })  # fmt: skip
+    ncu_metrics = tables.kernel_metrics
+    if selected is not None:
+        ncu_metrics = ncu_metrics[ncu_metrics["rank"] == selected]
+    ncu = None
+    if len(ncu_metrics):
+        table = join_kernel_metrics(table, ncu_metrics)
+        ncu = ncu_json(table, ncu_metrics)
+    traces = len(selected_traces(tables, selected))
+    return {
+        "run": run.name,
+        "rank": selected,
+        "total_rows": len(table),
+        "rows": table.head(count).replace({np.nan: None}).to_dict(orient="records"),
+        "devices": devices,
+        "ncu": ncu,
+        "empty_reason": None if len(table) else empty_reason(traces, selected),
+    }
+
+
+def ncu_json(table: pd.DataFrame, metrics: pd.DataFrame) -> dict[str, Any]:
+    """How the NCU kernels matched the trace's kernel names (analysis/ncu.py's rule)."""
+    matched = table[table["ncu_match"].isin(["exact", "name", "base name"])]
+    return {
+        "files": sorted(set(metrics["file"].tolist())),
+        "launches": len(metrics),
+        "matched_kernels": len(matched),
+        "unmatched": table.loc[table["ncu_match"] == "unmatched", "name"].tolist(),
+        "ambiguous": table.loc[table["ncu_match"] == "ambiguous", "name"].tolist(),
+    }
+
+
+def empty_reason(traces: int, selected: int | None) -> str:
+    """Why the kernels route has no rows, given how many traces the selection has."""
+    if not traces:
+        return (
+            f"No GPU kernels in {scope(selected)}: it has no traces (kernels come from the GPU "
+            "kernel events of torch.profiler traces or imported Nsight Systems exports)."
+        )
+    return (
+        f"No GPU kernels in {scope(selected)}: {its_traces(traces)} no GPU kernel events "
+        "(device activity was not recorded: torch.profiler without ProfilerActivity.CUDA, or "
+        "a CUPTI range-profiler trace)."
+    )

@@ -1,0 +1,257 @@
+"""The Memory dashboard: per rank, MemorySampler's series over steps and time, their trend,
+fragmentation and peak; the run's memory findings; its memory snapshots and the snapshot
+viewer's summary, tiles and allocations (docs/HTTP_API.md)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from ..analysis import memory_snapshot
+from ..analysis.findings import DEFAULT_THRESHOLDS
+from ..analysis.memory import (
+    RankMemory,
+    bucket_size,
+    bucketed,
+    firsts,
+    fragmentation,
+    peak,
+    trend,
+    warmup_count,
+)
+from ..discovery import Run
+from ..errors import InvalidArgument
+from ..ingest.snapshot import Snapshot
+from ..params import int_param, rank_param
+from ..run_tables import clock_to_rank0
+from ..store import INLINE_WAIT, RunStore, relative_path, selected_traces
+from ._shared import MAX_SERIES_POINTS, nullable, scope
+
+MEMORY_KINDS = ("memory_leak", "fragmentation", "memory_peak")
+SNAPSHOT_ROWS = 50  # rows of each list the snapshot route answers with
+LARGEST_AT_PEAK = 10
+
+
+def memory(
+    store: RunStore, run_name: str | None, rank: str | None = None,
+    wait_s: float | None = INLINE_WAIT,
+) -> dict[str, Any]:  # fmt: skip
+    run = store.find_run(run_name)
+    analysis = store.analysis(run, wait_s)
+    tables = store.tables(run, None)
+    selected = rank_param(store.ranks(run, tables), rank)
+    memories = [m for r, m in sorted(analysis.memory.items()) if selected in (None, r)]
+    shifted = {m.rank: clock_to_rank0(tables, m.rank)(m.t) for m in memories}
+    origin = min((int(t[0]) for t in shifted.values() if len(t)), default=0)
+    findings = [
+        f.to_json()
+        for f in analysis.findings
+        if f.kind in MEMORY_KINDS and (selected is None or selected in f.ranks)
+    ]
+    leaking = {r for f in analysis.findings if f.kind == "memory_leak" for r in f.ranks}
+    traced = sum(len(t.tables.memory["ts"]) for t in selected_traces(tables, selected))
+    return {
+        "run": run.name,
+        "rank": selected,
+        "origin_ns": str(origin),
+        "ranks": [memory_json(m, shifted[m.rank] - origin, m.rank in leaking) for m in memories],
+        "findings": findings,
+        "snapshots": _snapshots_json(run, selected),
+        "warnings": tables.memory_warnings + analysis.snapshot_warnings,
+        "empty_reason": None if memories else empty_reason(traced, selected),
+    }
+
+
+def memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any]:
+    """One rank's memory series (at most MAX_SERIES_POINTS; longer runs as bucket means, the
+    peak as bucket maxima) with the trend, fragmentation and peak the findings use."""
+    limits = DEFAULT_THRESHOLDS
+    bucket = bucket_size(len(memory.steps), MAX_SERIES_POINTS)
+    fit = trend(memory, limits.memory_warmup_fraction, limits.memory_warmup_steps,
+                limits.leak_min_points)  # fmt: skip
+    skip = warmup_count(len(memory.steps), limits.memory_warmup_fraction,
+                        limits.memory_warmup_steps)  # fmt: skip
+    frag, top = fragmentation(memory, skip), peak(memory)
+    return {
+        "rank": memory.rank,
+        "device": memory.device,
+        "device_total": memory.device_total,
+        "reset_peak": memory.reset_peak,
+        "bucket": bucket,
+        "steps": firsts(memory.steps, bucket).tolist(),
+        "t_ns": firsts(t, bucket).tolist(),
+        **{
+            name: nullable(bucketed(getattr(memory, name), bucket, how))
+            for name, how in (("allocated", "mean"), ("reserved", "mean"), ("peak", "max"),
+                              ("rss", "mean"))
+        },  # fmt: skip
+        "trend": None if fit is None else {
+            "series": fit.series, "slope": round(fit.slope), "low": round(fit.low),
+            "high": round(fit.high), "p_value": float(f"{fit.p_value:.3g}"),
+            "first_step": fit.first_step, "last_step": fit.last_step,
+            "start_level": round(fit.start_level), "end_level": round(fit.end_level),
+            "leak": leak,
+        },
+        "fragmentation": None if frag is None else {
+            "unused_fraction": round(frag.unused_fraction, 4), "unused": round(frag.unused_bytes),
+            "reserved": round(frag.reserved), "peak": round(frag.peak), "retries": frag.retries,
+        },
+        "max_peak": None if top is None else {
+            "bytes": round(top.bytes), "step": top.step, "share": top.share, "ooms": top.ooms,
+        },
+    }  # fmt: skip
+
+
+def empty_reason(trace_memory_events: int, selected: int | None) -> str:
+    """Why the memory route has no ranks, given the [memory] events of the selection's traces."""
+    reason = (
+        f"No MemorySampler records in {scope(selected)}: the Memory view reads MemorySampler "
+        "records (wrap the training loop in “with MemorySampler(timer):”, from collectors) and "
+        "memory snapshots."
+    )
+    if trace_memory_events:
+        reason += (
+            f" The {trace_memory_events} [memory] events of its torch.profiler traces are not "
+            "shown here yet (the Timeline draws their allocated totals, where recorded, as a "
+            "counter lane)."
+        )
+    return reason
+
+
+def _snapshots_json(run: Run, selected: int | None) -> list[dict[str, Any]]:
+    """The run's snapshot files (of the selected rank, and those of no known rank)."""
+    out = []
+    for path in run.snapshots:
+        rank = run.snapshot_rank(path)
+        if selected is not None and rank not in (None, selected):
+            continue
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        out.append({"file": relative_path(run, path), "rank": rank, "bytes": st.st_size,
+                    "updated_ns": st.st_mtime_ns})  # fmt: skip
+    return out
+
+
+# --- the snapshot viewer ---------------------------------------------------------------------
+
+
+def snapshot(
+    store: RunStore, run_name: str | None, file: str | None, wait_s: float | None = INLINE_WAIT
+) -> dict[str, Any]:
+    """A memory snapshot's summary, its largest allocations at the peak, its bytes by first
+    user frame and its most fragmented segments."""
+    run = store.find_run(run_name)
+    path, snap = store.snapshot(run, file, wait_s)
+    summary = memory_snapshot.snapshot_summary(snap)
+    origin = summary["time"]["start"] if summary["time"] else 0
+    devices = []
+    share = memory_snapshot.SNAPSHOT_BYTES // (2 * max(len(summary["devices"]), 1))
+    for device in summary["devices"]:
+        index = device["device"]
+        frames = memory_snapshot.by_first_user_frame(snap, index)
+        largest = memory_snapshot.largest_at_peak(snap, index, LARGEST_AT_PEAK)
+        devices.append({
+            **_relative_times(device, origin),
+            "largest_at_peak": memory_snapshot.fit(
+                [_relative_allocation(a, origin) for a in largest], share),
+            "by_first_user_frame": memory_snapshot.fit(frames[:SNAPSHOT_ROWS], share),
+            "frames_total": len(frames),
+        })  # fmt: skip
+    segments = memory_snapshot.fragmentation(snap)
+    return {
+        **_relative_times({k: v for k, v in summary.items() if k != "devices"}, origin),
+        "run": run.name,
+        "file": relative_path(run, path),  # the summary's is the file's name
+        "rank": run.snapshot_rank(path),
+        "origin_ns": str(origin),
+        "devices": devices,
+        "free_segments": segments[:SNAPSHOT_ROWS],
+        "free_segments_total": len(segments),
+    }
+
+
+def snapshot_tile(
+    store: RunStore,
+    run_name: str | None,
+    file: str | None,
+    device: str | None,
+    start: str | None,
+    end: str | None,
+    width_px: str | None,
+    wait_s: float | None = INLINE_WAIT,
+) -> dict[str, Any]:
+    """The snapshot viewer's stacked live allocations for a window (times relative to the
+    snapshot route's `origin_ns`), at most 1 MB of JSON: the timeline's tile protocol
+    (`start`, `end`, `width_px` in)."""
+    first, last = int_param(start, "start"), int_param(end, "end")
+    pixels = int_param(width_px, "width_px", 1, memory_snapshot.MAX_WIDTH_PX)
+    if last <= first:
+        raise InvalidArgument(f"end ({last}) must be greater than start ({first})")
+    _, snap = store.snapshot(store.find_run(run_name), file, wait_s)
+    index = _snapshot_device(snap, device)
+    origin = _snapshot_origin(snap)
+    tile = memory_snapshot.snapshot_tile(snap, index, first + origin, last + origin, pixels)
+    bands = tile["bands"]
+    bands["start"] = [t - origin for t in bands["start"]]
+    bands["end"] = [t - origin for t in bands["end"]]
+    window = {key: value for key, value in tile.items() if key not in ("t0", "t1")}
+    return {**window, "start": first, "end": last}
+
+
+def snapshot_allocation(
+    store: RunStore,
+    run_name: str | None,
+    file: str | None,
+    device: str | None,
+    index: str | None,
+    wait_s: float | None = INLINE_WAIT,
+) -> dict[str, Any]:
+    """One allocation of the snapshot (a tile band's `id`): size, lifetime, stacks."""
+    number = int_param(index, "index", 0)
+    _, snap = store.snapshot(store.find_run(run_name), file, wait_s)
+    details = memory_snapshot.allocation_details(snap, _snapshot_device(snap, device), number)
+    return _relative_allocation(details, _snapshot_origin(snap))
+
+
+def _snapshot_origin(snap: Snapshot) -> int:
+    """Where the snapshot's times start (its trace's first time; 0 without a trace): times in
+    the snapshot routes are relative to it (Unix ns exceed JavaScript's exact integers)."""
+    times = [d["time"]["start"] for d in memory_snapshot.snapshot_summary(snap)["devices"]
+             if d["time"]]  # fmt: skip
+    return min(times, default=0)
+
+
+def _snapshot_device(snap: Snapshot, device: str | None) -> int:
+    number = int_param(device, "device")
+    if number not in snap.devices:
+        raise InvalidArgument(f"device {number} is not in this snapshot (devices: {snap.devices})")
+    return number
+
+
+_TIME_KEYS = ("start", "end", "t_ns", "t_alloc", "t_free", "t_free_requested")
+
+
+def _relative_times(value: Any, origin: int) -> Any:
+    """A copy of a summary with its times relative to `origin`."""
+    if isinstance(value, dict):
+        return {
+            k: (
+                v - origin if k in _TIME_KEYS and isinstance(v, int) else _relative_times(v, origin)
+            )
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_relative_times(v, origin) for v in value]
+    return value
+
+
+def _relative_allocation(allocation: dict[str, Any], origin: int) -> dict[str, Any]:
+    """An allocation with times relative to `origin` (frames and sizes as they are)."""
+    return {
+        k: v - origin if k in _TIME_KEYS and isinstance(v, int) else v
+        for k, v in allocation.items()
+    }

@@ -1,0 +1,135 @@
+"""The Overview dashboard: per rank, its host, status, steps and step time, FlopsCounter's MFU
+and torch.compile's activity; the step-time series and MyTimer's span table
+(docs/HTTP_API.md, summary)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from ..analysis.compute import (
+    compile_events,
+    compiled_frames,
+    flops_inputs,
+    rank_compile_summary,
+    rank_compute_summary,
+)
+from ..analysis.findings import DEFAULT_THRESHOLDS
+from ..analysis.spans import percent, span_table
+from ..analysis.steps import step_series, step_time_stats
+from ..discovery import Run, now_ns
+from ..errors import InvalidArgument
+from ..params import integer, rank_param, shown
+from ..run_tables import RunTables, rank_steps
+from ..store import INLINE_WAIT, RunStore
+from ._shared import MAX_SERIES_POINTS
+
+MAX_SPAN_ROWS = 500
+
+
+def summary(
+    store: RunStore, run_name: str | None, rank: str | None = None,
+    wait_s: float | None = INLINE_WAIT,
+) -> dict[str, Any]:  # fmt: skip
+    run = store.find_run(run_name)
+    if rank and integer(rank) is None:
+        raise InvalidArgument(f"rank {shown(rank)} is not an integer")
+    tables = store.tables(run, wait_s)
+    ranks = store.ranks(run, tables)
+    selected = rank_param(ranks, rank)
+    extras = store.derived(run, "rank_compute", _rank_compute, wait_s)
+    return summary_json(run, tables, ranks, selected, extras)
+
+
+def summary_json(
+    run: Run,
+    tables: RunTables,
+    all_ranks: list[int],
+    selected: int | None,
+    rank_compute: dict[int, dict[str, Any]],
+) -> dict[str, Any]:
+    now = now_ns()
+    ranks = []
+    for rank in all_ranks:
+        writers = [w for w in run.writers if w.rank == rank]
+        meta = next((w.meta for w in writers if w.meta is not None), None)
+        steps = tables.steps[tables.steps["rank"] == rank]
+        ranks.append(
+            {
+                "rank": rank,
+                "host": meta.host if meta else None,
+                "pid": meta.pid if meta else None,
+                "world_size": meta.world_size if meta else None,
+                "status": run.status(now, rank),
+                "steps": len(steps),
+                "step_time_ns": step_time_stats(steps),
+                **rank_compute.get(rank, {"compute": None, "compile": None}),
+            }
+        )
+    steps = tables.steps if selected is None else tables.steps[tables.steps["rank"] == selected]
+    spans = tables.spans if selected is None else tables.spans[tables.spans["rank"] == selected]
+    series = []
+    for rank in sorted(steps["rank"].unique()):
+        numbers, durations, bucket = step_series(steps[steps["rank"] == rank], MAX_SERIES_POINTS)
+        series.append({"rank": int(rank), "steps": numbers, "time_ns": durations, "bucket": bucket})
+    step_total = int((steps["t1"] - steps["t0"]).sum()) if not steps.empty else 0
+    table = span_table(spans)
+    rows = []
+    for row in table.head(MAX_SPAN_ROWS).itertuples(index=False):
+        rows.append(
+            {
+                "name": row.name,
+                "calls": int(row.calls),
+                "total_ns": int(row.total_ns),
+                "self_ns": int(row.self_ns),
+                "mean_ns": int(row.mean_ns),
+                "p50_ns": int(row.p50_ns),
+                "p95_ns": int(row.p95_ns),
+                "pct_of_step": percent(row.total_ns, step_total),
+                "gpu_total_ns": None if pd.isna(row.gpu_total_ns) else int(row.gpu_total_ns),
+            }
+        )
+    step_numbers = steps["step"]
+    warnings = list(tables.warnings)
+    if run.traces and not run.writers:
+        warnings.append(
+            f"this run holds {len(run.traces)} torch.profiler trace file(s) and no collector "
+            "files; the Overview shows collector data only"
+        )
+    return {
+        "run": run.name,
+        "rank": selected,
+        "ranks": ranks,
+        "steps": {
+            "count": int(step_numbers.nunique()),
+            "first": int(step_numbers.min()) if len(step_numbers) else None,
+            "last": int(step_numbers.max()) if len(step_numbers) else None,
+        },
+        "step_series": series,
+        "spans": rows,
+        "spans_truncated": len(table) > MAX_SPAN_ROWS,
+        "warnings": warnings,
+    }
+
+
+def _rank_compute(tables: RunTables) -> dict[int, dict[str, Any]]:
+    """Per rank, FlopsCounter's MFU and torch.compile's activity (the summary's `compute` and
+    `compile`): computed once per version of the run's tables."""
+    flops = flops_inputs(tables.rank_meta)
+    out = {}
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        step_windows = pd.DataFrame(
+            [(s, a, b) for s, (a, b) in sorted(rank_steps(tables, rank, traces).items())],
+            columns=["step", "t0", "t1"],
+        )
+        events = [compile_events(t.tables) for t in traces]
+        frames = compiled_frames(pd.concat(events)) if events else pd.DataFrame()
+        out[rank] = {
+            "compute": rank_compute_summary(
+                step_windows, flops, rank, DEFAULT_THRESHOLDS.warmup_steps
+            ),
+            "compile": rank_compile_summary(tables.compile[tables.compile["rank"] == rank], frames),
+        }
+    return out
