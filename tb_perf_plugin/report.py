@@ -15,6 +15,7 @@ from typing import Any
 
 from . import views
 from .analysis.findings import memory_text
+from .analysis.operators import OPERATOR_TIMES
 from .store import RunStore
 from .text import (
     MEMORY_ORDER,
@@ -304,12 +305,10 @@ def _spans_html(summary: dict[str, Any]) -> str:
 def _operators_html(operators: dict[str, Any]) -> str:
     if not operators["rows"]:
         return '<p class="muted">No operators: the run has no torch.profiler traces.</p>'
-    keys = ("host_self_ns", "host_total_ns", "device_self_ns", "device_total_ns")
-    header = ["operator", "calls", "host self ms", "host total ms", "device self ms",
-              "device total ms"]  # fmt: skip
+    header = ["operator", "calls", *(f"{words} ms" for words in OPERATOR_TIMES.values())]
     rows = [
         [_cell(o["name"], left=True), _cell(o["calls"], o["calls"]),
-         *(_cell(_ms(o[k]), o[k]) for k in keys)]
+         *(_cell(_ms(o[k]), o[k]) for k in OPERATOR_TIMES)]
         for o in operators["rows"]
     ]  # fmt: skip
     shown = f"the top {len(rows)} of {operators['total_rows']}, by device then host self time"

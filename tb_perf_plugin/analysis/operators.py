@@ -17,10 +17,14 @@ from ..ingest.kineto import DEVICE_KINDS, Kind, TraceTables
 from .breakdown import HOST_WORK_KINDS
 from .nesting import group_start_longest_first, nesting_parents
 
-OPERATOR_COLUMNS = [
-    "name", "input_dims", "annotation", "calls", "host_total_ns", "host_self_ns",
-    "device_total_ns", "device_self_ns",
-]  # fmt: skip
+# the operator table's times with the words tables head them with, self before total
+OPERATOR_TIMES = {
+    "host_self_ns": "host self",
+    "host_total_ns": "host total",
+    "device_self_ns": "device self",
+    "device_total_ns": "device total",
+}
+OPERATOR_COLUMNS = ["name", "input_dims", "annotation", "calls", *OPERATOR_TIMES]
 
 
 def _window_marker(trace: TraceTables) -> np.ndarray:
