@@ -25,7 +25,8 @@ from tb_perf_plugin.analysis.kernels import aggregate_kernels
 from tb_perf_plugin.analysis.operators import aggregate_operators
 from tb_perf_plugin.discovery import discover_runs
 from tb_perf_plugin.ingest.kineto import read_trace
-from tb_perf_plugin.run_tables import analyze_run, read_run
+from tb_perf_plugin.pipeline.analyze import analyze_run
+from tb_perf_plugin.pipeline.read import read_run
 
 TARGET = 0.50
 

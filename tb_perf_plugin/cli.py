@@ -16,7 +16,6 @@ from .analysis.diff import compare as diff_runs
 from .discovery import Run
 from .errors import InvalidArgument, NotFound, Progress, TbPerfError, Unreadable
 from .executor import KINDS, check_kind
-from .export import export_trace
 from .ingest.cache import TraceCache, cache_key
 from .ingest.imported import (
     FEEDS,
@@ -30,11 +29,12 @@ from .ingest.imported import (
 from .ingest.kineto import Kind
 from .ingest.ncu import read_ncu_csv
 from .ingest.python_profile import read_python_profile
+from .pipeline.export import export_trace
+from .pipeline.read import RunTables
+from .pipeline.timeline import Timeline
 from .report import gather, render, write_report
-from .run_tables import RunTables
 from .store import DEFAULT_MAX_FILE_BYTES, RunStore
 from .text import format_diff, format_summary, memory_summary
-from .timeline import Timeline
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
 

@@ -29,17 +29,11 @@ from .ingest.files import follow_links_from_env
 from .ingest.snapshot import Snapshot, read_snapshot
 from .jobs import Job, JobPool
 from .params import required, shown
+from .pipeline.analyze import RunAnalysis, analyze_run, module_data
+from .pipeline.lanes import build_timeline
+from .pipeline.read import RunTables, TraceFile, read_run
+from .pipeline.timeline import Timeline
 from .remote import RemoteMirror, is_remote, local_path
-from .run_tables import (
-    RunAnalysis,
-    RunTables,
-    TraceFile,
-    analyze_run,
-    build_timeline,
-    module_data,
-    read_run,
-)
-from .timeline import Timeline
 
 DEFAULT_MAX_FILE_BYTES = int(float(os.environ.get("TB_PERF_MAX_FILE_MB", "4096")) * 1e6)
 CACHED_SNAPSHOTS = 4  # loaded snapshots kept (their tables take a few times the file's size)

@@ -16,7 +16,7 @@ from ..analysis.diff import compare as diff_runs
 from ..analysis.modules import PHASES
 from ..discovery import Run
 from ..errors import InvalidArgument, Progress
-from ..run_tables import rank_steps
+from ..pipeline.steps import rank_steps
 from ..store import INLINE_WAIT, RunStore
 from .memory import memory
 from .modules import modules

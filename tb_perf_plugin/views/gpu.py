@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..analysis.memory import bucket_size, bucketed, firsts
 from ..params import rank_param
-from ..run_tables import clock_to_rank0
+from ..pipeline.steps import clock_to_rank0
 from ..store import INLINE_WAIT, RunStore
 from ._shared import MAX_SERIES_POINTS, nullable
 

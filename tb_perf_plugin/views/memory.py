@@ -25,7 +25,7 @@ from ..discovery import Run
 from ..errors import InvalidArgument
 from ..ingest.snapshot import Snapshot
 from ..params import int_param, rank_param
-from ..run_tables import clock_to_rank0
+from ..pipeline.steps import clock_to_rank0
 from ..store import INLINE_WAIT, RunStore, relative_path, selected_traces
 from ._shared import MAX_SERIES_POINTS, nullable, scope
 

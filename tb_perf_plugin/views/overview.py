@@ -21,7 +21,8 @@ from ..analysis.steps import step_series, step_time_stats
 from ..discovery import Run, now_ns
 from ..errors import InvalidArgument
 from ..params import integer, rank_param, shown
-from ..run_tables import RunTables, rank_steps
+from ..pipeline.read import RunTables
+from ..pipeline.steps import rank_steps
 from ..store import INLINE_WAIT, RunStore
 from ._shared import MAX_SERIES_POINTS
 

@@ -20,7 +20,7 @@ from ..analysis.ranks import (
 from ..discovery import Run
 from ..errors import InvalidArgument
 from ..params import shown
-from ..run_tables import RunTables
+from ..pipeline.read import RunTables
 from ..store import INLINE_WAIT, RunStore
 
 

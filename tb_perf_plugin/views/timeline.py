@@ -7,8 +7,8 @@ from typing import Any
 
 from ..errors import InvalidArgument, NotFound
 from ..params import int_param, limit_param, rank_param, rank_set
+from ..pipeline.timeline import MAX_WIDTH_PX
 from ..store import INLINE_WAIT, RunStore
-from ..timeline import MAX_WIDTH_PX
 
 MAX_SEARCH_RESULTS = 1000
 DEFAULT_SEARCH_RESULTS = 100

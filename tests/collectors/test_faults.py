@@ -31,8 +31,8 @@ from collectors import (
     profile_steps,
 )
 from collectors._writer import UNLINK_CHECK_NS
-from tb_perf_plugin import run_tables
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS
+from tb_perf_plugin.pipeline import read as run_reading
 from tb_perf_plugin.store import RunStore
 
 WORKER = Path(__file__).with_name("faults_worker.py")
@@ -108,7 +108,7 @@ def test_sigkill_mid_step_loses_at_most_the_step_under_way(tmp_path, monkeypatch
             assert complete == SPANS[: len(complete)]
             tables.steps = tables.steps[tables.steps["step"] < step]
             with monkeypatch.context() as later:  # once the writer is idle: stopped, not live
-                later.setattr(run_tables, "now_ns", lambda: time.time_ns() + LIVE_WINDOW_NS + 1)
+                later.setattr(run_reading, "now_ns", lambda: time.time_ns() + LIVE_WINDOW_NS + 1)
                 _, stopped = _read(tmp_path, name)
             assert any("the writer stopped mid-write" in w for w in stopped.warnings), name
         _check_steps_and_spans(tables, 0, done)

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from tb_perf_plugin.align import (
+from tb_perf_plugin.analysis.align import (
     Alignment,
     Method,
     RankClockEvidence,

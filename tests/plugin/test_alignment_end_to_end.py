@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tb_perf_plugin import run_tables
-from tb_perf_plugin.align import Method, RankClockEvidence, align_ranks
+from tb_perf_plugin.analysis.align import Method, RankClockEvidence, align_ranks
 from tb_perf_plugin.discovery import discover_runs
+from tb_perf_plugin.pipeline import read as run_reading
+from tb_perf_plugin.pipeline import steps as run_steps
 from tests.collectors.clock_sync_worker import ALL_REDUCES_PER_STEP
 from tests.conftest import REPO
 
@@ -39,10 +40,10 @@ def traced_job(tmp_path_factory) -> Path:
     return logdir
 
 
-def read(logdir: Path, name: str) -> run_tables.RunTables:
+def read(logdir: Path, name: str) -> run_reading.RunTables:
     run = discover_runs(str(logdir))[name]
     with concurrent.futures.ThreadPoolExecutor(2) as executor:
-        return run_tables.read_run(
+        return run_reading.read_run(
             run,
             run.signature(),
             max_file_bytes=1 << 30,
@@ -52,14 +53,14 @@ def read(logdir: Path, name: str) -> run_tables.RunTables:
         )
 
 
-def all_reduce_ends(tables: run_tables.RunTables, rank: int) -> np.ndarray:
+def all_reduce_ends(tables: run_reading.RunTables, rank: int) -> np.ndarray:
     """End times of the rank's collectives as alignment sees them (its collectors' clock)."""
-    instances = run_tables._collective_instances([t for t in tables.traces if t.rank == rank])
+    instances = run_steps._collective_instances([t for t in tables.traces if t.rank == rank])
     assert {signature[0] for signature, _ in instances} == {"gloo:all_reduce"}
     return np.array([end for _, end in instances], dtype=np.int64)
 
 
-def raw_trace_ends(tables: run_tables.RunTables, rank: int) -> np.ndarray:
+def raw_trace_ends(tables: run_reading.RunTables, rank: int) -> np.ndarray:
     """The same end times on the trace's own clock: the host clock both ranks share."""
     (trace,) = [t for t in tables.traces if t.rank == rank]
     return all_reduce_ends(tables, rank) - trace.tables.meta.to_collectors_ns
@@ -67,7 +68,7 @@ def raw_trace_ends(tables: run_tables.RunTables, rank: int) -> np.ndarray:
 
 def test_clock_sync_puts_rank_1_traces_on_rank_0_clock(traced_job, make_client):
     tables = read(traced_job, "job")
-    alignment = run_tables.align_run(tables)[1]
+    alignment = run_steps.align_run(tables)[1]
     assert alignment.method is Method.CLOCK_SYNC
     assert abs(alignment.offset_ns + 250_000_000) < 1_000_000  # the hook put rank 1 250 ms ahead
     ends0, ends1 = all_reduce_ends(tables, 0), all_reduce_ends(tables, 1)
@@ -130,5 +131,5 @@ def test_collectives_fitted_on_half_align_the_other_half(skewed_copy, make_clien
     served = make_client(skewed_copy).json("timeline/meta", run="skewed")["ranks"]
     assert served[1]["alignment"]["method"] == "collectives"
     assert served[1]["alignment"]["pairs"] + served[1]["alignment"]["outliers"] == len(ends0)
-    full = run_tables.align_run(skewed)[1]
+    full = run_steps.align_run(skewed)[1]
     assert np.abs(full.apply(ends1) - ends0 - physical).max() <= full.uncertainty_ns

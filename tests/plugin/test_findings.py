@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tb_perf_plugin import run_tables
 from tb_perf_plugin.analysis.breakdown import CATEGORIES, StepBreakdown
 from tb_perf_plugin.analysis.findings import (
     DEFAULT_THRESHOLDS,
@@ -28,6 +27,8 @@ from tb_perf_plugin.analysis.findings import (
 from tb_perf_plugin.analysis.kernels import kernel_table
 from tb_perf_plugin.discovery import discover_runs
 from tb_perf_plugin.ingest.kineto import read_trace
+from tb_perf_plugin.pipeline import analyze as run_analysis
+from tb_perf_plugin.pipeline import read as run_reading
 from tests.conftest import REPO
 from tests.plugin import planted_faults_worker as worker
 
@@ -205,12 +206,12 @@ def test_sync_time_is_the_union_of_sync_calls_in_a_gpu_trace(tmp_path, shared_da
     os.symlink(shared_data / SIMPLE_ADD, tmp_path / "simple_add" / "rank0.pt.trace.json.gz")
     run = discover_runs(str(tmp_path))["simple_add"]
     with concurrent.futures.ThreadPoolExecutor(1) as executor:
-        tables = run_tables.read_run(
+        tables = run_reading.read_run(
             run, run.signature(), max_file_bytes=1 << 30, executor=executor, cache_dir=None,
             on_progress=lambda _: None,
         )  # fmt: skip
-    (window,) = run_tables.step_breakdowns(tables)  # no steps: the whole trace
-    measured = run_tables._sync_ns(tables, [window])[(0, None)]
+    (window,) = run_analysis.step_breakdowns(tables)  # no steps: the whole trace
+    measured = run_analysis._sync_ns(tables, [window])[(0, None)]
     trace = read_trace(str(shared_data / SIMPLE_ADD))
     names = [trace.names[i] for i in trace.slices["name"]]
     sync_names = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "Stream Sync", "Context Sync"}

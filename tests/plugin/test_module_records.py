@@ -10,10 +10,11 @@ import json
 import numpy as np
 import pytest
 
-from tb_perf_plugin import run_tables
 from tb_perf_plugin.analysis.modules import module_step_series, module_view
 from tb_perf_plugin.discovery import discover_runs
 from tb_perf_plugin.ingest.modules import read_modules_file
+from tb_perf_plugin.pipeline import analyze as run_analysis
+from tb_perf_plugin.pipeline import read as run_reading
 from tests.helpers import timer_records
 from tests.plugin.module_fixtures import (
     COMPILED_NOTE,
@@ -39,10 +40,10 @@ def module_logdir(tmp_path):
     return tmp_path
 
 
-def read(logdir, name=RUN) -> run_tables.RunTables:
+def read(logdir, name=RUN) -> run_reading.RunTables:
     run = discover_runs(str(logdir))[name]
     with concurrent.futures.ThreadPoolExecutor(1) as executor:
-        return run_tables.read_run(
+        return run_reading.read_run(
             run, run.signature(), max_file_bytes=1 << 30, executor=executor, cache_dir=None,
             on_progress=lambda _: None,
         )  # fmt: skip
@@ -66,7 +67,7 @@ def test_reader_skips_what_it_cannot_use_and_says_so(module_logdir):
 
 
 def test_tree_from_declarations_over_both_ranks(module_logdir):
-    data = run_tables.module_data(read(module_logdir))
+    data = run_analysis.module_data(read(module_logdir))
     assert data.source == "collector" and not data.class_names
     tree = data.tree
     assert tree["path"].tolist() == ["", "encoder", "encoder.0", "head"]
@@ -78,7 +79,7 @@ def test_tree_from_declarations_over_both_ranks(module_logdir):
 
 
 def test_statistics_of_one_rank_with_an_aggregated_block(module_logdir):
-    view = module_view(run_tables.module_data(read(module_logdir)), rank=0)
+    view = module_view(run_analysis.module_data(read(module_logdir)), rank=0)
     # steps 0..3 are covered (step 4 is not): mean step time (1000+1000+2000+2000)/4 = 1500
     assert view["steps"] == [{"rank": 0, "steps": 4, "step_time_ns": 1500}]
     assert view["device"] is True
@@ -112,7 +113,7 @@ def test_statistics_of_one_rank_with_an_aggregated_block(module_logdir):
 
 
 def test_all_ranks_combined(module_logdir):
-    view = module_view(run_tables.module_data(read(module_logdir)))
+    view = module_view(run_analysis.module_data(read(module_logdir)))
     assert view["steps"] == [
         {"rank": 0, "steps": 4, "step_time_ns": 1500},
         {"rank": 1, "steps": 1, "step_time_ns": 2000},
@@ -129,7 +130,7 @@ def test_all_ranks_combined(module_logdir):
 
 
 def test_per_step_times_spread_aggregated_blocks(module_logdir):
-    data = run_tables.module_data(read(module_logdir))
+    data = run_analysis.module_data(read(module_logdir))
     (series,) = module_step_series(data, data.node(""), "forward", 0, 2000)
     assert series == {
         "rank": 0, "steps": [0, 1, 2, 3], "host_ns": [500, 533, 533, 533],
@@ -387,7 +388,7 @@ def test_numbered_siblings_in_numeric_order(tmp_path):
     parents = {"": 0, "layers": 1, "layers.10.fc": 5}
     records = [module(i + 1, path, "M", parents.get(path, 2), 1) for i, path in enumerate(paths)]
     write_rank(tmp_path / RUN, 0, [1000], records)
-    tree = run_tables.module_data(read(tmp_path)).tree
+    tree = run_analysis.module_data(read(tmp_path)).tree
     assert tree["path"].tolist() == [
         "", "layers", "layers.0", "layers.1", "layers.2", "layers.10", "layers.10.fc",
     ]  # fmt: skip

@@ -6,7 +6,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from tb_perf_plugin import run_tables as run_tables_module
+from tb_perf_plugin.pipeline import read as run_reading
 from tests.helpers import timer_file, timer_records
 
 
@@ -192,14 +192,14 @@ def test_plugin_metadata(training_logdir, make_client):
 
 def test_slow_ingest_answers_202_with_progress_then_200(training_logdir, make_client, monkeypatch):
     release = threading.Event()
-    real_reader = run_tables_module.read_timer_file
+    real_reader = run_reading.read_timer_file
 
     def slow_reader(path, max_bytes, on_progress=None, previous=None):
         tables = real_reader(path, max_bytes, on_progress, previous)
         release.wait(timeout=30)
         return tables
 
-    monkeypatch.setattr(run_tables_module, "read_timer_file", slow_reader)
+    monkeypatch.setattr(run_reading, "read_timer_file", slow_reader)
     client = make_client(training_logdir)
     client.plugin._store.inline_wait_s = 0.05
     response = client.get("summary", run="exp/a")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.ingest.kineto import Kind, read_trace
-from tb_perf_plugin.timeline import _json_digits
+from tb_perf_plugin.pipeline.timeline import _json_digits
 
 SAMPLES = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
 HTA = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"

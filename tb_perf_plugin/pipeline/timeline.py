@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from .align import Alignment
-from .analysis.nesting import group_start_longest_first, nesting_depth
-from .ingest.kineto import DEVICE_KINDS, Kind, TraceTables
+from ..analysis.align import Alignment
+from ..analysis.nesting import group_start_longest_first, nesting_depth
+from ..ingest.kineto import DEVICE_KINDS, Kind, TraceTables
 
 SPAN_KIND = 9  # MyTimer spans, next to ingest's Kind values
 KIND_NAMES = {

@@ -1,0 +1,222 @@
+"""A run's analysis: step breakdowns, operators, kernels, GPU metrics, memory and module data,
+and the findings the rules give on them (docs/ANALYSIS.md, docs/FINDINGS.md). Computed once
+per run version by the store."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ..analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
+from ..analysis.compute import flops_inputs
+from ..analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding
+from ..analysis.kernels import (
+    DeviceMetrics,
+    aggregate_kernels,
+    device_metrics,
+    kernel_events,
+    trace_kernels,
+)
+from ..analysis.memory import RankMemory, SnapshotFacts, device_total, rank_memory
+from ..analysis.modules import (
+    ModuleData,
+    collector_module_data,
+    module_events,
+    trace_module_data,
+)
+from ..analysis.operators import aggregate_operators, named_operator_events
+from ..analysis.ranks import collective_waits_by_rank
+from ..analysis.rules import find_all
+from ..discovery import Run
+from .read import RunTables, TraceFile
+from .steps import rank_steps
+
+MIN_TRACED_FRACTION = 0.9  # a step is broken down when a trace covers this much of it
+
+
+def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
+    """The breakdown of every step a trace covers (at least MIN_TRACED_FRACTION of it; the
+    window is then what the trace covers), per rank with traces; a rank's trace without steps
+    is broken down whole."""
+    out = []
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        if not traces:
+            continue
+        spans = trace_spans([t.tables for t in traces])
+        windows: list[tuple[int | None, int, int]] = []
+        for step, (a, b) in sorted(rank_steps(tables, rank, traces).items()):
+            for first, last in spans:
+                start, end = max(a, first), min(b, last)
+                if end > start and end - start >= MIN_TRACED_FRACTION * (b - a):
+                    windows.append((step, start, end))
+                    break
+        if not windows:
+            windows = [(None, first, last) for first, last in spans]
+        out += breakdown(rank, activity([t.tables for t in traces]), windows)
+    return out
+
+
+_SYNC_CALL = re.compile(r"Synchronize|^(Stream|Context|Event) Sync$|^(cuda|hip)Memcpy$")
+
+
+def _sync_ns(tables: RunTables, breakdowns: list[StepBreakdown]) -> dict[tuple, int]:
+    """(rank, step) -> time in blocking host-device synchronization calls within the step."""
+    out = {}
+    for rank in {b.rank for b in breakdowns}:
+        starts, ends = [], []
+        for trace in (t for t in tables.traces if t.rank == rank):
+            t = trace.tables
+            sync = np.array([bool(_SYNC_CALL.search(n)) for n in t.names], dtype=bool)
+            rows = np.flatnonzero(sync[np.asarray(t.slices["name"])])
+            start = np.asarray(t.slices["start"])[rows] + t.meta.to_collectors_ns
+            starts.append(start)
+            ends.append(start + np.asarray(t.slices["dur"])[rows])
+        union = Intervals.union(np.concatenate(starts), np.concatenate(ends))
+        mine = [b for b in breakdowns if b.rank == rank]
+        within = union.measure_within(
+            np.array([b.start_ns for b in mine]),
+            np.array([b.start_ns + b.duration_ns for b in mine]),
+        )
+        out.update({(rank, b.step): int(ns) for b, ns in zip(mine, within, strict=True)})
+    return out
+
+
+@dataclass
+class DeviceSeries:
+    """GPU metrics of one device in one trace file."""
+
+    rank: int
+    trace: str  # path relative to the run
+    metrics: DeviceMetrics
+
+
+@dataclass
+class RunAnalysis:
+    """Everything the analysis views and findings show, computed once per run version."""
+
+    breakdowns: list[StepBreakdown]
+    operator_events: pd.DataFrame  # named_operator_events + rank
+    kernel_events: pd.DataFrame  # kernel_events + rank
+    devices: list[DeviceSeries]
+    findings: list[Finding]
+    memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler, per rank
+    snapshot_warnings: list[str] = field(default_factory=list)  # snapshots the findings skip
+
+
+def analyze_run(
+    run: Run,
+    tables: RunTables,
+    snapshots: list[SnapshotFacts] | None = None,
+    snapshot_warnings: list[str] | None = None,
+) -> RunAnalysis:
+    """Breakdowns, operators, kernels, GPU metrics and findings (docs/ANALYSIS.md,
+    docs/FINDINGS.md) from a run's record files and traces, and the facts of its newest
+    memory snapshot per rank (loaded by the caller, which keeps them cached)."""
+    breakdowns = step_breakdowns(tables)
+    memory = memory_by_rank(tables)
+    step_times, data_spans, operators, profiling = {}, {}, {}, {}
+    operator_parts, kernel_parts, devices = [], [], []
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        profiling[rank] = _profiler_boundary_steps(traces)
+        steps = rank_steps(tables, rank, traces)
+        if steps:
+            step_times[rank] = pd.DataFrame(
+                [(s, a, b) for s, (a, b) in sorted(steps.items())], columns=["step", "t0", "t1"]
+            )
+        spans = tables.spans[tables.spans["rank"] == rank]
+        names = spans["name"].astype(str)
+        measured = names == LOADER_SPAN  # timed_loader's waits, else data-like top-level spans
+        loading = (
+            measured if measured.any() else (spans["parent"] <= 0) & names.str.contains(DATA_SPAN)
+        )
+        top = spans[loading]
+        if len(top):
+            data_spans[rank] = (top["t1"] - top["t0"]).groupby(top["step"]).sum()
+        if traces:
+            events = named_operator_events([t.tables for t in traces])
+            operators[rank] = aggregate_operators(events)
+            operator_parts.append(events.assign(rank=rank))
+            for trace in traces:
+                kernels = trace_kernels(trace.tables)
+                kernel_parts.append(kernels.assign(rank=rank))
+                devices += [
+                    DeviceSeries(rank, os.path.relpath(trace.path, run.path), metrics)
+                    for metrics in device_metrics(trace.tables, kernels)
+                ]
+    operator_all = pd.concat(operator_parts, ignore_index=True) if operator_parts else None
+    kernel_all = pd.concat(kernel_parts, ignore_index=True) if kernel_parts else None
+    if operator_all is None:
+        operator_all = named_operator_events([]).assign(rank=pd.Series(dtype=np.int64))
+        kernel_all = kernel_events([]).assign(rank=pd.Series(dtype=np.int64))
+    flops = flops_inputs(tables.rank_meta)
+    findings = find_all(AnalysisInputs(
+        step_times, data_spans, breakdowns, operators, aggregate_kernels(kernel_all),
+        _sync_ns(tables, breakdowns), profiling,
+        {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader}, memory,
+        snapshots or [],
+        python_profiles=tables.python_profiles if len(tables.python_profiles) else None,
+        compile_records=tables.compile if len(tables.compile) else None,
+        flops_per_step=flops.flops_per_step, peak_flops=flops.peak_flops,
+        flops_sampled_steps=flops.sampled_steps,
+        collective_waits=collective_waits_by_rank(tables.spans),
+    ))  # fmt: skip
+    return RunAnalysis(
+        breakdowns, operator_all, kernel_all, devices, findings, memory, snapshot_warnings or []
+    )
+
+
+def memory_by_rank(tables: RunTables) -> dict[int, RankMemory]:
+    """Each rank's MemorySampler records with its device's capacity (from GpuTracker) and the
+    sampler's settings (from the metadata)."""
+    out = {}
+    for rank in sorted(tables.memory["rank"].unique().tolist()):
+        meta = tables.rank_meta.get(rank)
+        settings = meta.memory if meta is not None else None
+        listed = {g.index: g.mem_total for g in meta.system.gpus} if meta and meta.system else {}
+        rows = tables.memory[tables.memory["rank"] == rank]
+        total = device_total(str(rows["device"].iloc[-1]), tables.gpus, rank, listed)
+        found = rank_memory(tables.memory, rank, total, bool(settings and settings.reset_peak))
+        if found is not None:
+            out[rank] = found
+    return out
+
+
+def module_data(tables: RunTables) -> ModuleData:
+    """The run's module view input: its ModuleProfiler records when it has any (attribute
+    paths, backward, device time), else the module calls of its traces."""
+    steps = tables.steps
+    if len(tables.modules.modules):
+        return collector_module_data(tables.modules, steps[["rank", "step", "t0", "t1"]])
+    events, windows = [], []
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        for trace in traces:
+            found = module_events(trace.tables)
+            found["start"] += trace.tables.meta.to_collectors_ns
+            events.append(found.assign(rank=rank))
+        windows += [(rank, s, a, b) for s, (a, b) in rank_steps(tables, rank, traces).items()]
+    events = [e for e in events if len(e)]
+    if not events:
+        return ModuleData.empty()
+    return trace_module_data(
+        pd.concat(events, ignore_index=True),
+        pd.DataFrame(windows, columns=["rank", "step", "t0", "t1"]).astype(np.int64),
+    )
+
+
+def _profiler_boundary_steps(traces: list[TraceFile]) -> set[int]:
+    """Steps that `profile_steps` made slower: the warm-up step before a window (the profiler
+    is prepared), its first step (started) and the step after it (stopped, trace exported)."""
+    steps = set()
+    for trace in traces:
+        info = trace.tables.meta.tb_perf or {}
+        first, last = info.get("first_step"), info.get("last_step")
+        if isinstance(first, int) and isinstance(last, int):
+            steps |= {first - 1, first, last + 1}
+    return steps

@@ -1,0 +1,384 @@
+"""Reading one run's files into tables (`RunTables`).
+
+Timer files are read in the calling thread (small, append-only); trace files and imported
+timeline files (Nsight Systems, event CSVs) go through the executor seam, one task per file,
+each parsed into the on-disk cache and memory-mapped back; imported cProfile and Nsight Compute
+files are read through the executor too (docs/IMPORT.md).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from ..discovery import ImportedFile, Run, WriterFiles, now_ns, recently_changed
+from ..errors import Unreadable
+from ..executor import shares_disk
+from ..ingest.cache import TraceCache, cache_key, ingest_to_cache
+from ..ingest.compile import COMPILE_COLUMNS, read_compile_file
+from ..ingest.imported import TIMELINE_KINDS, FileKind
+from ..ingest.kineto import TraceTables
+from ..ingest.memory import (
+    GPU_COLUMNS,
+    MEMORY_COLUMNS,
+    SYSTEM_COLUMNS,
+    read_memory_file,
+    read_system_file,
+)
+from ..ingest.meta import RankMeta
+from ..ingest.modules import ModuleRecords, module_records, read_modules_file
+from ..ingest.ncu import NCU_COLUMNS, read_ncu_csv
+from ..ingest.python_profile import COLUMNS as FUNCTION_COLUMNS
+from ..ingest.python_profile import PythonProfile, read_python_profile
+from ..ingest.timer import (
+    SPAN_COLUMNS,
+    STEP_COLUMNS,
+    read_timer_file,
+)
+from ..ingest.transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
+
+STILL_WRITING = "still being written; shown once complete"  # an unreadable file's warning then
+
+
+@dataclass
+class TraceFile:
+    path: str
+    rank: int
+    rank_source: str  # "metadata", "distributedInfo", "file name", "default (no rank in name)"
+    tables: TraceTables
+    kind: FileKind = FileKind.KINETO  # an imported Nsight Systems export or event CSV otherwise
+
+
+PYTHON_PROFILE_COLUMNS = [*FUNCTION_COLUMNS, "rank", "file"]
+PYTHON_PROFILE_FILE_COLUMNS = ["rank", "file", "total_ns", "calls", "primitive_calls"]
+KERNEL_METRIC_COLUMNS = [*NCU_COLUMNS, "rank", "file"]
+
+
+@dataclass
+class RunTables:
+    """Everything read from one run, plus what went wrong."""
+
+    signature: tuple
+    spans: pd.DataFrame  # SPAN_COLUMNS + rank, writer
+    steps: pd.DataFrame  # STEP_COLUMNS + rank, writer
+    traces: list[TraceFile] = field(default_factory=list)
+    rank_meta: dict[int, RankMeta] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    modules: ModuleRecords = field(default_factory=ModuleRecords.empty)
+    module_warnings: list[str] = field(default_factory=list)  # also in `warnings`
+    memory: pd.DataFrame = field(default_factory=lambda: _concat([], MEMORY_COLUMNS))
+    system: pd.DataFrame = field(default_factory=lambda: _concat([], SYSTEM_COLUMNS))
+    gpus: pd.DataFrame = field(default_factory=lambda: _concat([], GPU_COLUMNS))
+    memory_warnings: list[str] = field(default_factory=list)  # also in `warnings`
+    compile: pd.DataFrame = field(default_factory=lambda: _concat([], COMPILE_COLUMNS))
+    # imported cProfile/pstats files: their functions, and one row of totals per file (`file`
+    # is the path relative to the run)
+    python_profiles: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=PYTHON_PROFILE_COLUMNS)
+    )
+    python_profile_files: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=PYTHON_PROFILE_FILE_COLUMNS)
+    )
+    # imported Nsight Compute CSVs: one row per profiled kernel launch
+    kernel_metrics: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=KERNEL_METRIC_COLUMNS)
+    )
+
+    @property
+    def ranks(self) -> list[int]:
+        ranks = set(self.rank_meta) | {t.rank for t in self.traces}
+        ranks |= set(self.python_profile_files["rank"].tolist())
+        ranks |= set(self.kernel_metrics["rank"].unique().tolist())
+        ranks |= set(self.modules.blocks["rank"].unique().tolist())
+        ranks |= set(self.memory["rank"].unique().tolist())
+        ranks |= set(self.system["rank"].unique().tolist())
+        return sorted(ranks | set(self.steps["rank"].unique().tolist()))
+
+
+def _stop_warnings(writer: WriterFiles, last_timer_step: int | None) -> list[str]:
+    """ "rank R: data ends at step N (disk full)" for each collector that turned itself off,
+    so a run cut short does not look like a clean one. The timer's data ends at its last step
+    read; the others' at the step they stopped in."""
+    if writer.meta is None:
+        return []
+    notes = []
+    for collector, stop in writer.meta.stopped.items():
+        step = last_timer_step if collector == "MyTimer" else stop.step
+        what = "data" if collector == "MyTimer" else f"{collector} data"
+        where = f"step {step}" if step is not None else "its first step"
+        notes.append(f"rank {writer.rank}: {what} ends at {where} ({stop.reason})")
+    return notes
+
+
+def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    if not parts:
+        return pd.DataFrame(columns=[*columns, "rank", "writer"])
+    return pd.concat(parts, ignore_index=True)
+
+
+RECORD_KINDS = ("timer", "modules", "memory", "system", "compile")  # per-rank record files
+
+
+def read_run(
+    run: Run,
+    signature: tuple,
+    *,
+    max_file_bytes: int,
+    executor: concurrent.futures.Executor,
+    cache_dir: str | None,
+    on_progress: Callable[[int], None],
+    file_reads: dict[str, Any] | None = None,
+) -> RunTables:
+    """`file_reads` holds each record file's last read (the RECORD_KINDS files); files
+    that only grew since are tailed from where that read ended, and the dict is updated."""
+    file_reads = {} if file_reads is None else file_reads
+    span_parts, step_parts, warnings, module_parts, module_warnings = [], [], [], [], []
+    compile_parts: list[pd.DataFrame] = []
+    sampler_parts: dict[str, list[pd.DataFrame]] = {"memory": [], "system": [], "gpus": []}
+    memory_warnings: list[str] = []
+    readable = 0
+    rank_meta: dict[int, RankMeta] = {}
+    warnings.extend(run.discovery_warnings())
+    for writer_index, writer in enumerate(run.writers):
+        label = f"rank {writer.rank} ({writer.prefix})"
+        if writer.meta_error:
+            warnings.append(f"{label}: {writer.meta_error}")
+        if writer.meta is not None:
+            rank_meta.setdefault(writer.rank, writer.meta)
+            warnings.extend(f"{label}: metadata {problem}" for problem in writer.meta.problems)
+        readers = (
+            read_timer_file, read_modules_file, read_memory_file, read_system_file,
+            read_compile_file,
+        )  # fmt: skip
+        last_timer_step: int | None = None
+        for kind, read in zip(RECORD_KINDS, readers, strict=True):
+            path = writer.files.get(kind)
+            if path is None:
+                continue
+            problems = {"modules": module_warnings, "memory": memory_warnings,
+                        "system": memory_warnings}.get(kind, warnings)  # fmt: skip
+            try:
+                result = read(path, max_file_bytes, on_progress, file_reads.get(path))
+                file_reads[path] = result
+            except Unreadable as exc:
+                problems.append(f"{label}: {exc.message}")
+                continue
+            except FileNotFoundError:
+                problems.append(f"{label}: {os.path.basename(path)} disappeared while reading")
+                continue
+            except OSError as exc:
+                problems.append(f"{label}: {os.path.basename(path)} unreadable ({exc.strerror})")
+                continue
+            readable += 1
+            status = writer.status(now_ns())
+            if result.truncated_tail and status != "live":
+                # a writer that stopped without closing or saying why was cut off mid-write
+                silent_stop = status == "stopped" and writer.meta is not None
+                silent_stop = silent_stop and not writer.meta.stopped
+                problems.append(
+                    f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
+                    + (": the writer stopped mid-write (killed, or its disk filled): its data "
+                       "ends there" if silent_stop else "")
+                )  # fmt: skip
+            problems.extend(f"{label}: {problem}" for problem in result.problems)
+            if kind == "timer":
+                if len(result.steps):
+                    last_timer_step = int(result.steps["step"].max())
+                span_parts.append(result.spans.assign(rank=writer.rank, writer=writer_index))
+                step_parts.append(result.steps.assign(rank=writer.rank, writer=writer_index))
+            elif kind == "modules":
+                module_parts.append((writer.rank, writer_index, result))
+            elif kind == "compile":
+                compile_parts.append(result.table.assign(rank=writer.rank, writer=writer_index))
+            else:
+                for name, table in result.tables.items():
+                    sampler_parts[name].append(table.assign(rank=writer.rank, writer=writer_index))
+        warnings.extend(_stop_warnings(writer, last_timer_step))
+    warnings += module_warnings + memory_warnings
+    warnings += [
+        f"{os.path.relpath(f.path, run.path)}: not imported: {f.reason} (docs/IMPORT.md)"
+        for f in run.imported
+        if f.kind is None
+    ]
+    other_futures = _submit_imported(run, max_file_bytes, executor)
+    traces = _read_traces(run, max_file_bytes, executor, cache_dir, on_progress, warnings)
+    imported = _imported_tables(run, other_futures, on_progress, warnings)
+    readable += len(imported["python_profile_files"]) + imported["kernel_metrics"]["file"].nunique()
+    has_collector_files = any(set(RECORD_KINDS) & set(w.files) for w in run.writers)
+    has_files = has_collector_files or run.traces or any(f.kind for f in run.imported)
+    writing = any(w.endswith(STILL_WRITING) for w in warnings)  # a trace or copy under way
+    if readable == 0 and not traces and has_files and not writing:
+        raise Unreadable("; ".join(warnings) or f"run {run.name!r} has no readable files")
+    return RunTables(
+        signature=signature,
+        spans=_concat(span_parts, SPAN_COLUMNS),
+        steps=_concat(step_parts, STEP_COLUMNS),
+        traces=traces,
+        rank_meta=rank_meta,
+        warnings=warnings,
+        modules=module_records(module_parts),
+        module_warnings=module_warnings,
+        memory=_concat(sampler_parts["memory"], MEMORY_COLUMNS),
+        system=_concat(sampler_parts["system"], SYSTEM_COLUMNS),
+        gpus=_concat(sampler_parts["gpus"], GPU_COLUMNS),
+        memory_warnings=memory_warnings,
+        compile=_concat(compile_parts, COMPILE_COLUMNS),
+        **imported,
+    )
+
+
+def _read_traces(
+    run: Run,
+    max_file_bytes: int,
+    executor: concurrent.futures.Executor,
+    cache_dir: str | None,
+    on_progress: Callable[[int], None],
+    warnings: list[str],
+) -> list[TraceFile]:
+    """One executor task per timeline file not yet in this process' trace cache. Local
+    tasks leave their tables in the cache; remote ones (Dask) send them back packed."""
+    files = [(path, FileKind.KINETO) for path in run.traces]
+    files += [(f.path, f.kind) for f in run.imported if f.kind in TIMELINE_KINDS]
+    cache = TraceCache(cache_dir)
+    local = shares_disk(executor)
+    found: dict[str, tuple[FileKind, TraceTables]] = {}
+    futures: dict[concurrent.futures.Future, tuple[str, FileKind, str]] = {}
+    for path, kind in files:
+        try:
+            key = cache_key(path, kind)
+        except OSError:
+            warnings.append(f"{os.path.relpath(path, run.path)}: disappeared while reading")
+            continue
+        tables = cache.cached(key, path)
+        if tables is not None:
+            found[path] = (kind, tables)
+            on_progress(_size(path))
+        else:
+            task = (
+                (ingest_to_cache, path, cache_dir, max_file_bytes, kind)
+                if local
+                else (parse_packed, path, max_file_bytes, kind, DEFAULT_MAX_RESULT_BYTES)
+            )
+            futures[executor.submit(*task)] = (path, kind, key)
+    for future in concurrent.futures.as_completed(futures):
+        path, kind, key = futures[future]
+        name = os.path.relpath(path, run.path)
+        try:
+            result = future.result()
+            if isinstance(result, bytes):
+                tables = cache.keep(key, path, _unpacked(result, path))
+            else:
+                tables = result or cache.load(path, max_file_bytes, kind)
+        except Unreadable as exc:
+            warnings.append(_trace_problem(path, name, exc.message))
+            continue
+        except OSError as exc:
+            warnings.append(f"{name}: unreadable ({exc.strerror or exc})")
+            continue
+        finally:
+            on_progress(_size(path))
+        found[path] = (kind, tables)
+    traces = []
+    for path, (kind, tables) in found.items():
+        name = os.path.relpath(path, run.path)
+        warnings.extend(f"{name}: {problem}" for problem in tables.meta.problems)
+        rank, source = _trace_rank(run, path, tables)
+        traces.append(TraceFile(path, rank, source, tables, kind))
+    return sorted(traces, key=lambda t: (t.rank, t.path))
+
+
+def _unpacked(message: bytes, path: str) -> TraceTables:
+    try:
+        return unpack(message, path)
+    except ValueError as exc:
+        raise Unreadable(f"its executor task sent back bad tables ({exc})") from None
+
+
+_OTHER_READERS = {FileKind.PSTATS: read_python_profile, FileKind.NCU: read_ncu_csv}
+
+
+def _submit_imported(
+    run: Run, max_file_bytes: int, executor: concurrent.futures.Executor
+) -> dict[concurrent.futures.Future, ImportedFile]:
+    """Imported files that are not timelines, each read as one executor task."""
+    return {
+        executor.submit(_OTHER_READERS[f.kind], f.path, max_file_bytes): f
+        for f in run.imported
+        if f.kind in _OTHER_READERS
+    }
+
+
+def _imported_tables(
+    run: Run,
+    futures: dict[concurrent.futures.Future, ImportedFile],
+    on_progress: Callable[[int], None],
+    warnings: list[str],
+) -> dict[str, pd.DataFrame]:
+    """RunTables' python_profiles, python_profile_files and kernel_metrics, in file order."""
+    functions, totals, kernels = [], [], []
+    for future in sorted(futures, key=lambda f: futures[f].path):
+        file = futures[future]
+        name = os.path.relpath(file.path, run.path)
+        rank = run.rank_from_file_name(file.path)
+        try:
+            result = future.result()
+        except Unreadable as exc:
+            warnings.append(_trace_problem(file.path, name, exc.message))
+            continue
+        except OSError as exc:
+            warnings.append(f"{name}: unreadable ({exc.strerror or exc})")
+            continue
+        finally:
+            on_progress(_size(file.path))
+        if isinstance(result, PythonProfile):
+            functions.append(result.functions.assign(rank=rank, file=name))
+            totals.append((rank, name, result.total_ns, result.calls, result.primitive_calls))
+        else:
+            kernels.append(result.assign(rank=rank, file=name))
+
+    def frame(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+        parts = [p for p in parts if len(p)]
+        return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=columns)
+
+    return {
+        "python_profiles": frame(functions, PYTHON_PROFILE_COLUMNS),
+        "python_profile_files": pd.DataFrame(totals, columns=PYTHON_PROFILE_FILE_COLUMNS),
+        "kernel_metrics": frame(kernels, KERNEL_METRIC_COLUMNS),
+    }
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+def _trace_problem(path: str, name: str, message: str) -> str:
+    try:
+        recent = recently_changed(path)
+    except OSError:
+        return f"{name}: disappeared while reading"
+    if recent:
+        return f"{name}: {STILL_WRITING}"
+    return message if message.startswith(os.path.basename(path)) else f"{name}: {message}"
+
+
+def _trace_rank(run: Run, path: str, tables: TraceTables) -> tuple[int, str]:
+    """Our metadata (the file is named after a writer), else distributedInfo, else the name
+    (of an imported file: a `rank<N>`/`worker<N>` in it, else rank 0)."""
+    base = os.path.basename(path)
+    for writer in run.writers:
+        if base.startswith(writer.prefix + "."):
+            return writer.rank, "metadata"
+    if tables.meta.rank is not None:
+        return tables.meta.rank, "distributedInfo"
+    if path in run.traces:
+        return run.rank_from_trace_name(path), "file name"
+    rank = run.rank_in_file_name(path)
+    return (0, "default (no rank in the file name)") if rank is None else (rank, "file name")
