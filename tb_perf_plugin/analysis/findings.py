@@ -128,16 +128,19 @@ class Finding:
         return {"key": self.key, **body}
 
 
-@dataclass
+@dataclass(kw_only=True)
 class AnalysisInputs:
-    """What the rules read, per rank (times in ns on the rank's clock)."""
+    """What the rules read, per rank (times in ns on the rank's clock). Built by keyword;
+    what a run lacks stays empty."""
 
-    step_times: dict[int, pd.DataFrame]  # step, t0, t1
-    data_spans: dict[int, pd.Series]  # step -> time in top-level data-loading spans (MyTimer)
-    breakdowns: list[StepBreakdown]
-    operators: dict[int, pd.DataFrame]  # operator_table rows of the rank's traces
-    kernels: pd.DataFrame  # kernel_table rows of all traces
-    sync_ns: dict[tuple[int, int | None], int]  # (rank, step) -> time in sync calls
+    step_times: dict[int, pd.DataFrame] = field(default_factory=dict)  # step, t0, t1
+    # step -> time in top-level data-loading spans (MyTimer)
+    data_spans: dict[int, pd.Series] = field(default_factory=dict)
+    breakdowns: list[StepBreakdown] = field(default_factory=list)
+    operators: dict[int, pd.DataFrame] = field(default_factory=dict)  # per rank's traces
+    kernels: pd.DataFrame = field(default_factory=pd.DataFrame)  # kernel_table rows, all traces
+    # (rank, step) -> time in sync calls
+    sync_ns: dict[tuple[int, int | None], int] = field(default_factory=dict)
     # steps our own profiler slowed down (window start/stop), left out of step statistics
     profiler_steps: dict[int, set[int]] = field(default_factory=dict)
     loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's

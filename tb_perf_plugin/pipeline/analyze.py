@@ -156,13 +156,20 @@ def analyze_run(
         kernel_all = kernel_events([]).assign(rank=pd.Series(dtype=np.int64))
     flops = flops_inputs(tables.rank_meta)
     findings = find_all(AnalysisInputs(
-        step_times, data_spans, breakdowns, operators, aggregate_kernels(kernel_all),
-        _sync_ns(tables, breakdowns), profiling,
-        {r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader}, memory,
-        snapshots or [],
+        step_times=step_times,
+        data_spans=data_spans,
+        breakdowns=breakdowns,
+        operators=operators,
+        kernels=aggregate_kernels(kernel_all),
+        sync_ns=_sync_ns(tables, breakdowns),
+        profiler_steps=profiling,
+        loader_settings={r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader},
+        memory=memory,
+        snapshots=snapshots or [],
         python_profiles=tables.python_profiles if len(tables.python_profiles) else None,
         compile_records=tables.compile if len(tables.compile) else None,
-        flops_per_step=flops.flops_per_step, peak_flops=flops.peak_flops,
+        flops_per_step=flops.flops_per_step,
+        peak_flops=flops.peak_flops,
         flops_sampled_steps=flops.sampled_steps,
         collective_waits=collective_waits_by_rank(tables.spans),
     ))  # fmt: skip

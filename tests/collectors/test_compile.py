@@ -43,7 +43,7 @@ def compile_table(run_dir: Path) -> pd.DataFrame:
 def findings_of(run_dir: Path) -> list:
     steps = read_timer_file(str(timer_file(run_dir)), 1 << 20).steps
     inputs = AnalysisInputs(
-        {0: steps}, {}, [], {}, pd.DataFrame(), {},
+        step_times={0: steps},
         compile_records=compile_table(run_dir).assign(rank=0),
     )  # fmt: skip
     return recompilation(inputs, DEFAULT_THRESHOLDS)

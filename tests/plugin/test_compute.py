@@ -83,7 +83,7 @@ def test_mfu_per_step_by_hand():
 def inputs_for(durations_ns, flops=1e12, peak=1e14, **extra) -> AnalysisInputs:
     steps = steps_table(durations_ns).drop(columns="rank")
     return AnalysisInputs(
-        {0: steps}, {}, [], {}, pd.DataFrame(), {},
+        step_times={0: steps},
         flops_per_step={0: flops}, peak_flops={0: peak}, **extra,
     )  # fmt: skip
 
@@ -130,8 +130,7 @@ def test_recompilation_rule_on_records():
     first = {"step": 0, "compile_ns": 40 * MS, "graphs": 1}
 
     def findings(rows):
-        inputs = AnalysisInputs(steps, {}, [], {}, pd.DataFrame(), {},
-                                compile_records=compile_rows(rows))  # fmt: skip
+        inputs = AnalysisInputs(step_times=steps, compile_records=compile_rows(rows))
         return recompilation(inputs, DEFAULT_THRESHOLDS)
 
     assert findings([first]) == []
@@ -148,8 +147,7 @@ def test_recompilation_rule_on_records():
     assert "recompile limit" in limit.title
     costly = [first, *({**recompiled(s), "compile_ns": 100 * MS} for s in range(1, 6))]
     assert findings(costly)[0].severity == "critical"  # 500 ms of 1 s
-    assert recompilation(AnalysisInputs({}, {}, [], {}, pd.DataFrame(), {}),
-                         DEFAULT_THRESHOLDS) == []  # fmt: skip
+    assert recompilation(AnalysisInputs(), DEFAULT_THRESHOLDS) == []
 
 
 def test_compiled_regions_in_a_real_torch_compile_trace(tmp_path):

@@ -74,7 +74,7 @@ def _step_inputs(durations_ms: list[float]) -> AnalysisInputs:
     t0 = np.cumsum([0, *durations_ms[:-1]]) * 1e6
     steps = pd.DataFrame({"step": range(len(durations_ms)), "t0": t0.astype(np.int64),
                           "t1": (t0 + np.array(durations_ms) * 1e6).astype(np.int64)})  # fmt: skip
-    return AnalysisInputs({0: steps}, {}, [], {}, pd.DataFrame(), {})
+    return AnalysisInputs(step_times={0: steps})
 
 
 def test_variability_needs_a_robust_spread_of_whole_steps():
@@ -177,7 +177,7 @@ def _step(rank: int, step: int, duration: int, **ns: int) -> StepBreakdown:
 
 
 def _inputs(steps: list[StepBreakdown], sync_ns: dict) -> AnalysisInputs:
-    return AnalysisInputs({}, {}, steps, {}, kernel_table([]), sync_ns)
+    return AnalysisInputs(breakdowns=steps, kernels=kernel_table([]), sync_ns=sync_ns)
 
 
 def test_sync_point_threshold_and_minimum_effect():

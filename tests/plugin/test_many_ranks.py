@@ -92,7 +92,7 @@ def test_straggler_from_mytimer_spans_names_rank_and_worst_steps(logdir):
     tables = service.tables(service.find_run(RUN), None)
     step_times = {int(r): s[["step", "t0", "t1"]] for r, s in tables.steps.groupby("rank")}
     inputs = AnalysisInputs(
-        step_times, {}, [], {}, pd.DataFrame(), {},
+        step_times=step_times,
         collective_waits=collective_waits_by_rank(tables.spans),
     )  # fmt: skip
     (found,) = straggler(inputs, DEFAULT_THRESHOLDS)

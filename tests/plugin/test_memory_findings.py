@@ -52,7 +52,7 @@ def cuda(allocated, reserved=None, peak=None, retries=None, ooms=None, total=Non
 
 
 def inputs(memory: RankMemory) -> AnalysisInputs:
-    return AnalysisInputs({}, {}, [], {}, pd.DataFrame(), {}, memory={memory.rank: memory})
+    return AnalysisInputs(memory={memory.rank: memory})
 
 
 def leaks(memory: RankMemory) -> list:

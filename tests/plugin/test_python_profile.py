@@ -225,7 +225,7 @@ def test_python_hotspot_is_quiet_on_a_profile_of_torch_c_code(shared_data):
     if not path.is_file():
         pytest.skip(f"{SHARED_PROFILE} is not in the shared data")
     rows = read_python_profile(str(path), LIMIT).functions.assign(rank=0, file="train.prof")
-    inputs = AnalysisInputs({}, {}, [], {}, None, {}, python_profiles=rows)
+    inputs = AnalysisInputs(python_profiles=rows)
     # backward and linear (C builtins) take most of it; the top Python function has 0.1 %
     assert python_hotspot(inputs, DEFAULT_THRESHOLDS) == []
-    assert python_hotspot(AnalysisInputs({}, {}, [], {}, None, {}), DEFAULT_THRESHOLDS) == []
+    assert python_hotspot(AnalysisInputs(), DEFAULT_THRESHOLDS) == []

@@ -185,7 +185,7 @@ def test_bad_parameters_are_clear_errors(client, params, status, message):
 def test_python_hotspot_names_the_loop_function_from_the_run_tables(client):
     service = client.plugin._store
     tables = service.tables(service.find_run("prof"), None)
-    inputs = AnalysisInputs({}, {}, [], {}, None, {}, python_profiles=tables.python_profiles)
+    inputs = AnalysisInputs(python_profiles=tables.python_profiles)
     findings = python_hotspot(inputs, DEFAULT_THRESHOLDS)
     # rank 0's profile is torch's C code (backward, linear): no Python function stands out
     (finding,) = findings
