@@ -20,6 +20,14 @@ import numpy as np
 from ..analysis.align import Alignment
 from ..analysis.nesting import group_start_longest_first, nesting_depth
 from ..ingest.kineto import DEVICE_KINDS, Kind, TraceTables
+from .levels import (
+    Level,
+    coarser_levels,
+    flow_partners,
+    json_digits,
+    merge_pixels,
+    raw_level,
+)
 
 SPAN_KIND = 9  # MyTimer spans, next to ingest's Kind values
 KIND_NAMES = {
@@ -35,8 +43,6 @@ MAX_WIDTH_PX = 8192
 BOX_BYTES = 780_000
 COUNTER_BYTES = 100_000
 MAX_FLOWS = 500
-LEVEL_FACTOR = 8
-FINEST_LEVEL_NS = 1_000
 
 
 @dataclass
@@ -81,28 +87,11 @@ _EVENT_COLUMNS = ("start", "dur", "name", "lane", "kind", "rank", "source", "row
                   "correlation")  # fmt: skip
 
 
-def _index_dtype(n: int) -> np.dtype:
-    """Indices of (and counts up to) `n` events: int32 below 2**31, half of int64's memory."""
-    return np.dtype(np.int32 if n < 2**31 else np.int64)
-
-
 def _concatenated(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """Every event column of the ranks' pieces, one column at a time."""
     if not parts:
         return {k: np.zeros(0, np.int64) for k in _EVENT_COLUMNS}
     return {k: np.concatenate([p[k] for p in parts]) for k in _EVENT_COLUMNS}
-
-
-@dataclass
-class _Level:
-    bucket_ns: int
-    start: np.ndarray
-    dur: np.ndarray
-    name: np.ndarray
-    count: np.ndarray
-    event: np.ndarray  # event index for single boxes, -1 for merged ones
-    group_offsets: np.ndarray  # boxes of group g are [offsets[g], offsets[g+1])
-    group_max_dur: np.ndarray
 
 
 class Timeline:
@@ -309,72 +298,10 @@ class Timeline:
         }
         for ts, _ in self.counters.values():
             self.end = max(self.end, int(ts.max()) if len(ts) else 0)
-        self.partner = self._flow_partners()
-        self.raw_level = self._make_raw_level()
-        self.levels = self._build_levels()
-
-    def _flow_partners(self) -> np.ndarray:
-        """For each event, the event at the other end of its launch -> device link, or -1."""
-        partner = np.full(self.n_events, -1, dtype=_index_dtype(self.n_events))
-        corr = self.ev["correlation"]
-        linked = np.flatnonzero(corr >= 0)
-        if not len(linked):
-            return partner
-        kinds = self.ev["kind"][linked]
-        is_launch = kinds == Kind.RUNTIME
-        is_device = np.isin(kinds, DEVICE_KINDS)
-        key = self.ev["source"][linked].astype(np.int64) * (1 << 40) + corr[linked]
-        launch_idx, device_idx = linked[is_launch], linked[is_device]
-        launch_key, device_key = key[is_launch], key[is_device]
-        if not len(launch_key) or not len(device_key):
-            # launches without device events (a CUPTI range-profiler trace, a trace cut
-            # short) or device events without launches: nothing to link
-            return partner
-        order = np.argsort(device_key, kind="stable")
-        sorted_keys = device_key[order]
-        pos = np.searchsorted(sorted_keys, launch_key)
-        found = (pos < len(sorted_keys)) & (
-            sorted_keys[np.minimum(pos, len(sorted_keys) - 1)] == launch_key
-        )
-        partner[launch_idx[found]] = device_idx[order[pos[found]]]
-        partner[device_idx[order[pos[found]]]] = launch_idx[found]
-        return partner
-
-    def _build_levels(self) -> list[_Level]:
-        """Coarser copies of the events: within each group, events shorter than the level's
-        bucket merge with the others of the same bucket."""
-        levels = []
-        span = max(self.end, 1)
-        bucket = FINEST_LEVEL_NS
-        source = self.raw_level
-        while bucket < span and len(source.start) > 4 * len(self.group_keys):
-            bucket *= LEVEL_FACTOR
-            source = _merge_level(source, bucket, self.group_offsets_of)
-            levels.append(source)
-        return levels
-
-    def group_offsets_of(self, group_of_box: np.ndarray) -> np.ndarray:
-        return np.searchsorted(group_of_box, np.arange(len(self.group_keys) + 1))
-
-    def _make_raw_level(self) -> _Level:
-        """The events themselves as the finest level (each its own box)."""
-        starts, durs = self.ev["start"], self.ev["dur"]
-        max_dur = np.zeros(len(self.group_keys), dtype=np.int64)
-        if self.n_events:
-            max_dur = (
-                np.maximum.reduceat(durs, self.group_offsets[:-1]) if len(max_dur) else max_dur
-            )
-        return _Level(
-            0,
-            starts,
-            durs,
-            self.ev["name"],
-            # a count of 1 each, no memory; event indices (and so counts) in the narrowest type
-            np.broadcast_to(_index_dtype(self.n_events).type(1), (self.n_events,)),
-            np.arange(self.n_events, dtype=_index_dtype(self.n_events)),
-            self.group_offsets,
-            max_dur,
-        )
+        self.partner = flow_partners(self.ev, self.n_events)
+        groups = len(self.group_keys)
+        self.raw_level = raw_level(self.ev, self.n_events, self.group_offsets, groups)
+        self.levels = coarser_levels(self.raw_level, self.end, groups)
 
     # --- queries -----------------------------------------------------------------------------
 
@@ -395,7 +322,7 @@ class Timeline:
             # Too many boxes: merge what was merged again at a coarser pixel (cheaper than
             # starting over from the level; summary boxes merge like events).
             factor *= math.ceil(size / BOX_BYTES) + 1
-            boxes = _merge_pixels(boxes, start, ns_per_px * factor)
+            boxes = merge_pixels(boxes, start, ns_per_px * factor)
         name_ids, names = np.unique(boxes["name"], return_inverse=True)
         ids = boxes["id"]
         lanes_json = []
@@ -416,7 +343,7 @@ class Timeline:
         }
 
     def _boxes(
-        self, level: _Level, start: int, end: int, ns_per_px: float, wanted_lanes: np.ndarray
+        self, level: Level, start: int, end: int, ns_per_px: float, wanted_lanes: np.ndarray
     ) -> dict[str, np.ndarray]:
         """The level's boxes in the window, of every wanted lane row ("group", in group
         order), merged at the pixel size."""
@@ -443,7 +370,7 @@ class Timeline:
             "start": level.start[rows], "dur": level.dur[rows], "name": level.name[rows],
             "count": level.count[rows], "id": level.event[rows], "group": group,
         }  # fmt: skip
-        return _merge_pixels(boxes, start, ns_per_px)
+        return merge_pixels(boxes, start, ns_per_px)
 
     def _lane_runs(self, group: np.ndarray) -> list[tuple[int, np.ndarray]]:
         """(lane, rows of its boxes) per lane, boxes being in group (so lane) order."""
@@ -466,8 +393,8 @@ class Timeline:
             return 0
         lanes = np.unique(self.group_lanes[boxes["group"]]).tolist()
         size = sum(len(self.lanes[lane].id) + _LANE_JSON_OVERHEAD for lane in lanes)
-        size += sum(_json_digits(boxes[key]) for key in ("start", "dur", "name", "count", "id"))
-        size += _json_digits(self.group_rows[boxes["group"]]) + 2 * 6 * n  # row; ", " each
+        size += sum(json_digits(boxes[key]) for key in ("start", "dur", "name", "count", "id"))
+        size += json_digits(self.group_rows[boxes["group"]]) + 2 * 6 * n  # row; ", " each
         return size + int(self._name_json_bytes[np.unique(boxes["name"])].sum())
 
     def _counters_within_budget(
@@ -477,7 +404,7 @@ class Timeline:
         while True:
             counters = self._counter_points(start, end, ns_per_px * factor, ranks)
             size = sum(
-                len(c["id"]) + 40 + _json_digits(c["t"]) + _json_digits(c["value"])
+                len(c["id"]) + 40 + json_digits(c["t"]) + json_digits(c["value"])
                 + 4 * len(c["t"])
                 for c in counters
             )  # fmt: skip
@@ -543,7 +470,8 @@ class Timeline:
             "rank": rank, "id": event_id, "lane": self.lanes[int(ev["lane"])].id,
             "name": self.names[int(ev["name"])], "kind": KIND_NAMES.get(kind, "other"),
             "start": start, "dur": int(ev["dur"]), "row": int(ev["row"]),
-            "step": self.step_of(rank, start), "args": self._args(ev), "flow": None,
+            "step": self.step_of(rank, start),
+            "args": _event_args(ev, self.span_sources, self.traces), "flow": None,
         }  # fmt: skip
         other = int(self.partner[event_id])
         if other >= 0:
@@ -554,55 +482,6 @@ class Timeline:
                 "start": int(self.ev["start"][other]),
             }
         return out
-
-    def _args(self, ev: dict[str, Any]) -> dict[str, Any]:
-        row = int(ev["row_in_source"])
-        if int(ev["source"]) < 0:
-            spans = self.span_sources[int(ev["rank"])]
-            args = {
-                "span id": int(spans.span_id[row]),
-                "parent span id": int(spans.parent[row]),
-                "step": int(spans.step[row]),
-            }
-            if spans.gpu_ns[row] >= 0:
-                args["GPU time (ns)"] = int(spans.gpu_ns[row])
-            return args
-        trace = self.traces[int(ev["source"])]
-        s = trace.slices
-        args: dict[str, Any] = {"trace file": trace.meta.path.rsplit("/", 1)[-1]}
-        for label, column in (
-            ("correlation", "correlation"),
-            ("External id", "external_id"),
-            ("In msg nelems", "in_nelems"),
-            ("Out msg nelems", "out_nelems"),
-            ("Group size", "group_size"),
-            ("registers per thread", "registers"),
-            ("shared memory", "shared_memory"),
-        ):
-            value = int(s[column][row])
-            if value >= 0:
-                args[label] = value
-        for label, column in (
-            ("Collective name", "collective"),
-            ("dtype", "dtype"),
-            ("Process Group", "process_group"),
-            ("grid", "grid"),
-            ("block", "block"),
-            ("Input Dims", "input_dims"),
-            ("Input type", "input_types"),
-        ):
-            index = int(s[column][row])
-            if index >= 0:
-                args[label] = trace.names[index]
-        for label, column in (
-            ("blocks per SM", "blocks_per_sm"),
-            ("warps per SM", "warps_per_sm"),
-            ("est. achieved occupancy %", "occupancy"),
-        ):
-            value = float(s[column][row])
-            if value >= 0:
-                args[label] = round(value, 4)
-        return args
 
     def search(self, text: str, limit: int, ranks: set[int] | None = None) -> dict[str, Any]:
         needle = text.lower()
@@ -638,79 +517,54 @@ class Timeline:
 _LANE_JSON_OVERHEAD = 120  # '{"id": "", "boxes": {"start": [], ...}}'
 
 
-def _json_digits(values: np.ndarray) -> int:
-    """Characters of the integers `values` as json.dumps writes them; never fewer."""
-    if not len(values):
-        return 0
-    magnitude = np.abs(values.astype(np.float64))
-    digits = np.floor(np.log10(np.maximum(magnitude, 1.0))).astype(np.int64) + 1
-    return int(digits.sum() + np.count_nonzero(values < 0))
-
-
-def _merge_pixels(
-    boxes: dict[str, np.ndarray], origin: int, ns_per_px: float
-) -> dict[str, np.ndarray]:
-    """Merge neighbouring boxes of the same group (lane row) shorter than a pixel that fall in
-    the same pixel; a merged box keeps its longest member's name, count sums, id -1."""
-    start, dur, group = boxes["start"], boxes["dur"], boxes["group"]
-    n = len(start)
-    if n == 0:
-        return boxes
-    pixel = np.floor((start - origin) / ns_per_px).astype(np.int64)
-    key = np.where(dur < ns_per_px, pixel, -2 - np.arange(n))  # big boxes never merge
-    run_starts = np.flatnonzero(
-        np.concatenate(([True], (key[1:] != key[:-1]) | (group[1:] != group[:-1])))
-    )
-    if len(run_starts) == n:
-        return boxes
-    run_end = np.maximum.reduceat(start + dur, run_starts)
-    run_max = np.maximum.reduceat(dur, run_starts)
-    run_len = np.diff(np.append(run_starts, n))
-    is_longest = dur == np.repeat(run_max, run_len)
-    longest = np.minimum.reduceat(np.where(is_longest, np.arange(n), n), run_starts)
-    return {
-        "start": start[run_starts],
-        "dur": run_end - start[run_starts],
-        "name": boxes["name"][longest],
-        "count": np.add.reduceat(boxes["count"], run_starts),
-        "id": np.where(run_len == 1, boxes["id"][run_starts], -1),
-        "group": group[run_starts],
-    }
-
-
-def _merge_level(source: _Level, bucket: int, offsets_of) -> _Level:
-    """Within each group, merge consecutive events shorter than `bucket` in the same bucket."""
-    n = len(source.start)
-    group_of_box = np.repeat(
-        np.arange(len(source.group_offsets) - 1), np.diff(source.group_offsets)
-    )
-    small = source.dur < bucket
-    key = np.where(small, source.start // bucket, -2 - np.arange(n))
-    boundary = np.concatenate(
-        ([True], (key[1:] != key[:-1]) | (group_of_box[1:] != group_of_box[:-1]))
-    )
-    run_starts = np.flatnonzero(boundary)
-    run_len = np.diff(np.append(run_starts, n))
-    ends = source.start + source.dur
-    run_end = np.maximum.reduceat(ends, run_starts)
-    run_max = np.maximum.reduceat(source.dur, run_starts)
-    is_longest = source.dur == np.repeat(run_max, run_len)
-    longest = np.minimum.reduceat(np.where(is_longest, np.arange(n), n), run_starts)
-    new_group = group_of_box[run_starts]
-    offsets = offsets_of(new_group)
-    starts = source.start[run_starts]
-    durs = run_end - starts
-    max_dur = np.zeros(len(offsets) - 1, dtype=np.int64)
-    nonempty = np.diff(offsets) > 0
-    if nonempty.any():
-        max_dur[nonempty] = np.maximum.reduceat(durs, offsets[:-1][nonempty])
-    return _Level(
-        bucket,
-        starts,
-        durs,
-        source.name[longest],
-        np.add.reduceat(source.count, run_starts, dtype=source.count.dtype),
-        np.where(run_len == 1, source.event[run_starts], -1),
-        offsets,
-        max_dur,
-    )
+def _event_args(
+    ev: dict[str, Any], span_sources: dict[int, SpanSource], traces: list[TraceTables]
+) -> dict[str, Any]:
+    """An event's details: its span's ids and GPU time, or its trace slice's arguments."""
+    row = int(ev["row_in_source"])
+    if int(ev["source"]) < 0:
+        spans = span_sources[int(ev["rank"])]
+        args = {
+            "span id": int(spans.span_id[row]),
+            "parent span id": int(spans.parent[row]),
+            "step": int(spans.step[row]),
+        }
+        if spans.gpu_ns[row] >= 0:
+            args["GPU time (ns)"] = int(spans.gpu_ns[row])
+        return args
+    trace = traces[int(ev["source"])]
+    s = trace.slices
+    args: dict[str, Any] = {"trace file": trace.meta.path.rsplit("/", 1)[-1]}
+    for label, column in (
+        ("correlation", "correlation"),
+        ("External id", "external_id"),
+        ("In msg nelems", "in_nelems"),
+        ("Out msg nelems", "out_nelems"),
+        ("Group size", "group_size"),
+        ("registers per thread", "registers"),
+        ("shared memory", "shared_memory"),
+    ):
+        value = int(s[column][row])
+        if value >= 0:
+            args[label] = value
+    for label, column in (
+        ("Collective name", "collective"),
+        ("dtype", "dtype"),
+        ("Process Group", "process_group"),
+        ("grid", "grid"),
+        ("block", "block"),
+        ("Input Dims", "input_dims"),
+        ("Input type", "input_types"),
+    ):
+        index = int(s[column][row])
+        if index >= 0:
+            args[label] = trace.names[index]
+    for label, column in (
+        ("blocks per SM", "blocks_per_sm"),
+        ("warps per SM", "warps_per_sm"),
+        ("est. achieved occupancy %", "occupancy"),
+    ):
+        value = float(s[column][row])
+        if value >= 0:
+            args[label] = round(value, 4)
+    return args

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.ingest.kineto import Kind, read_trace
-from tb_perf_plugin.pipeline.timeline import _json_digits
+from tb_perf_plugin.pipeline.levels import json_digits
 
 SAMPLES = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
 HTA = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
@@ -174,7 +174,7 @@ def test_json_size_estimate_never_undercounts():
         rng.integers(-(10**13), 10**13, 5000),
     ):
         exact = len(json.dumps(values.tolist()))  # "[a, b]": digits, signs, 2 per value
-        assert exact <= _json_digits(values) + 2 * len(values) <= exact + 2
+        assert exact <= json_digits(values) + 2 * len(values) <= exact + 2
 
 
 def test_counter_points_keep_the_last_value_of_each_pixel(tmp_path, shared_data, make_client):
