@@ -215,6 +215,7 @@ def measure_tiles(path: Path, info: dict[str, Any], n: int, seed: int) -> dict[s
     from werkzeug.test import EnvironBuilder
 
     from tb_perf_plugin.analysis import memory_snapshot as M
+    from tb_perf_plugin.analysis import snapshot_tiles
     from tb_perf_plugin.ingest.snapshot import read_snapshot
 
     a = time.perf_counter()
@@ -228,11 +229,11 @@ def measure_tiles(path: Path, info: dict[str, Any], n: int, seed: int) -> dict[s
     rows = []
     for kind, t0, t1, width_px in windows(t_start, t_end, copy_ns, n, random.Random(seed)):
         s = time.perf_counter()
-        tile = M.snapshot_tile(snap, 0, t0, t1, width_px)
+        tile = snapshot_tiles.snapshot_tile(snap, 0, t0, t1, width_px)
         body = json.dumps(tile)
         server_s = time.perf_counter() - s
         s = time.perf_counter()
-        tile_again = M.snapshot_tile(snap, 0, t0, t1, width_px)
+        tile_again = snapshot_tiles.snapshot_tile(snap, 0, t0, t1, width_px)
         response = http_util.Respond(request, tile_again, "application/json")
         served_s = time.perf_counter() - s
         rows.append({
@@ -245,7 +246,7 @@ def measure_tiles(path: Path, info: dict[str, Any], n: int, seed: int) -> dict[s
         "read_s": b - a,
         "summary_s": c - b,
         "allocations": summary["devices"][0]["allocations"],
-        "tile_bytes": M.TILE_BYTES,
+        "tile_bytes": snapshot_tiles.TILE_BYTES,
         "requests": rows,
     }
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..analysis import memory_snapshot
+from ..analysis import memory_snapshot, snapshot_tiles
 from ..analysis.findings import DEFAULT_THRESHOLDS
 from ..analysis.memory import (
     RankMemory,
@@ -188,13 +188,13 @@ def snapshot_tile(
     snapshot route's `origin_ns`), at most 1 MB of JSON: the timeline's tile protocol
     (`start`, `end`, `width_px` in)."""
     first, last = int_param(start, "start"), int_param(end, "end")
-    pixels = int_param(width_px, "width_px", 1, memory_snapshot.MAX_WIDTH_PX)
+    pixels = int_param(width_px, "width_px", 1, snapshot_tiles.MAX_WIDTH_PX)
     if last <= first:
         raise InvalidArgument(f"end ({last}) must be greater than start ({first})")
     _, snap = store.snapshot(store.find_run(run_name), file, wait_s)
     index = _snapshot_device(snap, device)
     origin = _snapshot_origin(snap)
-    tile = memory_snapshot.snapshot_tile(snap, index, first + origin, last + origin, pixels)
+    tile = snapshot_tiles.snapshot_tile(snap, index, first + origin, last + origin, pixels)
     bands = tile["bands"]
     bands["start"] = [t - origin for t in bands["start"]]
     bands["end"] = [t - origin for t in bands["end"]]

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.analysis import memory_snapshot as M
+from tb_perf_plugin.analysis import snapshot_tiles
 from tb_perf_plugin.errors import InvalidArgument, Unreadable
 from tb_perf_plugin.ingest.snapshot import is_snapshot_name, read_snapshot
 
@@ -299,7 +300,7 @@ def test_mangled_snapshots_never_crash(shared_data, tmp_path, relative):
             M.by_first_user_frame(snap, device)
             M.largest_at_peak(snap, device, 3)
             time = summary["time"] or {"start": 0, "end": 1}
-            json.dumps(M.snapshot_tile(snap, device, time["start"], time["end"], 300))
+            json.dumps(snapshot_tiles.snapshot_tile(snap, device, time["start"], time["end"], 300))
     assert loaded > 10
 
 
@@ -471,9 +472,9 @@ def _check_geometry(tile):
 def test_tiles_are_stacked_and_bounded(shared_data, relative):
     snap = read_snapshot(str(shared_data / relative), LIMIT)
     for t0, t1 in _windows(snap):
-        for width in (800, 3000, M.MAX_WIDTH_PX):
-            tile = M.snapshot_tile(snap, 0, t0, t1, width)
-            assert len(json.dumps(tile)) <= M.TILE_BYTES
+        for width in (800, 3000, snapshot_tiles.MAX_WIDTH_PX):
+            tile = snapshot_tiles.snapshot_tile(snap, 0, t0, t1, width)
+            assert len(json.dumps(tile)) <= snapshot_tiles.TILE_BYTES
             assert len(tile["pixels"]["total_max"]) == width
             assert tile["drawn"] + tile["merged"] == tile["visible"]
             drawn, total = (np.array(tile["pixels"][k]) for k in ("drawn_max", "total_max"))
@@ -485,9 +486,9 @@ def test_tiles_are_stacked_and_bounded(shared_data, relative):
 def test_tiles_stay_within_a_smaller_budget(shared_data, monkeypatch):
     """The budget path (more bands than fit) on real data: the largest bands are kept."""
     snap = read_snapshot(str(shared_data / MAGMA), LIMIT)
-    monkeypatch.setattr(M, "TILE_BYTES", 40_000)
+    monkeypatch.setattr(snapshot_tiles, "TILE_BYTES", 40_000)
     t0, t1 = _windows(snap)[0]
-    tile = M.snapshot_tile(snap, 0, t0, t1, 1000)
+    tile = snapshot_tiles.snapshot_tile(snap, 0, t0, t1, 1000)
     assert len(json.dumps(tile)) <= 40_000
     assert 0 < tile["drawn"] < tile["visible"]
     _check_geometry(tile)
@@ -503,16 +504,16 @@ def test_tiles_stay_within_a_smaller_budget(shared_data, monkeypatch):
 def test_tile_and_details_arguments(shared_data):
     snap = read_snapshot(str(shared_data / MAGMA), LIMIT)
     with pytest.raises(InvalidArgument):
-        M.snapshot_tile(snap, 0, 10, 10, 100)
+        snapshot_tiles.snapshot_tile(snap, 0, 10, 10, 100)
     with pytest.raises(InvalidArgument):
-        M.snapshot_tile(snap, 0, 0, 10, M.MAX_WIDTH_PX + 1)
+        snapshot_tiles.snapshot_tile(snap, 0, 0, 10, snapshot_tiles.MAX_WIDTH_PX + 1)
     with pytest.raises(InvalidArgument):
-        M.snapshot_tile(snap, 3, 0, 10, 100)
+        snapshot_tiles.snapshot_tile(snap, 3, 0, 10, 100)
     with pytest.raises(InvalidArgument):
         M.allocation_details(snap, 0, 10**6)
     t0, t1 = _windows(snap)[0]
     stacks = M.allocation_timeline(snap, 0)["stack"]
-    ids = M.snapshot_tile(snap, 0, t0, t1, 1000)["bands"]["id"]
+    ids = snapshot_tiles.snapshot_tile(snap, 0, t0, t1, 1000)["bands"]["id"]
     details = M.allocation_details(snap, 0, next(i for i in ids if stacks[i] >= 0))
     assert details["lifetime"] == details["t_free"] - details["t_alloc"] > 0
     assert details["frames"] and details["time_unit"] == "ns"

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from tb_perf_plugin.analysis import memory_snapshot as M
+from tb_perf_plugin.analysis import snapshot_tiles
 from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.ingest import snapshot as S
 from tb_perf_plugin.ingest.snapshot import (
@@ -359,7 +360,7 @@ def test_huge_shared_values_answer_a_bounded_amount(tmp_path, make_client, case)
             status, body = _answer(client, "snapshot/allocation", device=0, index=index)
             assert status == 200 and len(body) < 1_000_000, len(body)
         status, body = _answer(client, "snapshot/tile", device=0, start=0, end=3000, width_px=800)
-        assert status == 200 and len(body) <= M.TILE_BYTES
+        assert status == 200 and len(body) <= snapshot_tiles.TILE_BYTES
     details = json.loads(_answer(client, "snapshot/allocation", device=0, index=0)[1])
     if case != "many settings":
         filename = details["frames"][0]["filename"]
@@ -441,7 +442,8 @@ def test_tile_windows_at_the_ends_of_int64_never_overflow(tmp_path, make_client,
     if status == 400:
         assert answer["error"]["code"] == "invalid_argument"
     else:
-        assert len(answer["pixels"]["total_max"]) == width_px and len(body) <= M.TILE_BYTES
+        assert len(answer["pixels"]["total_max"]) == width_px
+        assert len(body) <= snapshot_tiles.TILE_BYTES
         assert (answer["start"], answer["end"]) == (start, end)
         assert all(start <= t for t in answer["bands"]["start"])
         assert all(t <= end for t in answer["bands"]["end"])
