@@ -20,18 +20,11 @@ from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .executor import KINDS, check_kind
 from .export import export_trace
 from .ingest.cache import TraceCache, cache_key
-from .ingest.imported import (
-    FEEDS,
-    IMPORTED_FOLDER,
-    TIMELINE_KINDS,
-    FileKind,
-    add_to_run,
-    read_timeline_file,
-    sniff,
-)
-from .ingest.kineto import Kind
+from .ingest.imported import IMPORTED_FOLDER, add_to_run
 from .ingest.ncu import read_ncu_csv
 from .ingest.python_profile import read_python_profile
+from .ingest.readers import FEEDS, TIMELINE_KINDS, FileKind, read_timeline_file, sniff
+from .ingest.tables import Kind
 from .run_tables import RunTables
 from .service import DEFAULT_MAX_FILE_BYTES, Progress, RunService
 from .timeline import Timeline

@@ -76,8 +76,8 @@ from .errors import ExecutorUnavailable, InvalidArgument, NotFound, TbPerfError,
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
 from .ingest.files import follow_links_from_env
-from .ingest.imported import FileKind
 from .ingest.python_profile import is_python_profile_name
+from .ingest.readers import FileKind
 from .ingest.snapshot import Snapshot, read_snapshot
 from .ingest.tasks import read_task_summary
 from .remote import RemoteMirror, is_remote, local_path

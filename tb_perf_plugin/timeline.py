@@ -19,7 +19,7 @@ import numpy as np
 
 from .align import Alignment
 from .analysis.nesting import group_start_longest_first, nesting_depth
-from .ingest.kineto import DEVICE_KINDS, Kind, TraceTables
+from .ingest.tables import DEVICE_KINDS, Kind, TraceTables
 
 SPAN_KIND = 9  # MyTimer spans, next to ingest's Kind values
 KIND_NAMES = {
