@@ -1,9 +1,10 @@
 """Reading one run's files into tables, and building its timeline from them.
 
 Timer files are read in the calling thread (small, append-only); trace files and imported
-timeline files (Nsight Systems, event CSVs) go through the executor seam, one task per file,
-each parsed into the on-disk cache and memory-mapped back; imported cProfile and Nsight Compute
-files are read through the executor too (docs/IMPORT.md).
+timeline files (Nsight Systems, event CSVs) are read through the on-disk trace cache
+(`TraceCache.read_all`: one executor task per file not in it, memory-mapped back); imported
+cProfile and Nsight Compute files are read through the executor too, each by its registered
+reader (`ingest/readers.py`, docs/IMPORT.md).
 """
 
 from __future__ import annotations

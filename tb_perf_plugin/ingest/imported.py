@@ -1,5 +1,6 @@
-"""Importing a file from another tool into a run (`tb-perf ingest`, docs/IMPORT.md): a byte-for-byte
-copy in the run's imported folder. What each kind of file is and how it is read is `readers.py`'s.
+"""Importing a file from another tool into a run (`tb-perf ingest`, docs/IMPORT.md): a
+byte-for-byte copy in the run's imported folder. What each kind of file is, and how it is
+read, is `readers.py`'s.
 """
 
 from __future__ import annotations
