@@ -885,8 +885,8 @@ def sqlite_nvtx_names(path: Path) -> set[str]:
 
 def plugin_nvtx_names(path: Path) -> set[str]:
     """The USER_ANNOTATION slice names the plugin's nsys ingest makes of the export."""
-    from tb_perf_plugin.ingest.kineto import Kind
     from tb_perf_plugin.ingest.nsys import read_nsys_sqlite
+    from tb_perf_plugin.ingest.tables import Kind
 
     tables = read_nsys_sqlite(str(path), MAX_READ_BYTES)
     kinds, names = tables.slices["kind"].tolist(), tables.slices["name"].tolist()

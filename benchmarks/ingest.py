@@ -15,8 +15,8 @@ Measurements (the issue's "Done when" names them):
   floor        gunzip + msgspec decode into Structs, `args` left as msgspec.Raw
   orjson       gunzip + orjson.loads into dicts
   ours cold    tb_perf_plugin.ingest.kineto.read_trace(path), no cache
-  cache fill   TraceCache(fresh dir).load(path): cold, fills the on-disk cache
-  ours warm    TraceCache(same dir).load(path) in another fresh process (a cache hit)
+  cache fill   TraceCache(fresh dir).read(path): cold, fills the on-disk cache
+  ours warm    TraceCache(same dir).read(path) in another fresh process (a cache hit)
   torch-tb-profiler 0.4.3   RunProfileData.parse(...) + RunGenerator(...).generate_run_profile()
   HTA          hta.common.trace.parse_trace_file(path) (the per-file parse under TraceAnalysis,
                its cheapest exact call: TraceAnalysis adds cross-rank alignment on top)
@@ -112,7 +112,7 @@ return {{"events": tables.n_events}}
 
 CACHE_IMPORTS = "from tb_perf_plugin.ingest.cache import TraceCache\n"
 CACHE_CALL = """
-tables = TraceCache({cache_dir!r}).load({path!r})
+tables = TraceCache({cache_dir!r}).read({path!r})
 return {{"events": getattr(tables, "n_events", None)}}
 """
 
@@ -138,8 +138,8 @@ ROWS = [
     ("floor", "floor: gunzip + msgspec Structs, args Raw", False),
     ("orjson", "orjson.loads into dicts", False),
     ("ours_cold", "ours cold: read_trace", False),
-    ("cache_fill", "ours: TraceCache.load, fills cache", False),
-    ("ours_warm", "ours warm: TraceCache.load, cache hit", False),
+    ("cache_fill", "ours: TraceCache.read, fills cache", False),
+    ("ours_warm", "ours warm: TraceCache.read, cache hit", False),
     ("tbp", "torch-tb-profiler 0.4.3 parse+generate", True),
     ("hta", "HTA parse_trace_file", True),
 ]

@@ -27,7 +27,7 @@ from _measure import REPO  # noqa: E402
 
 from tb_perf_plugin.executor import RETIRE_RSS_BYTES, ProcessPool  # noqa: E402
 from tb_perf_plugin.ingest.cache import ingest_to_cache  # noqa: E402
-from tb_perf_plugin.ingest.imported import FileKind  # noqa: E402
+from tb_perf_plugin.ingest.readers import FileKind  # noqa: E402
 
 MODES = {"default": RETIRE_RSS_BYTES, "never": 1 << 62}  # retire_rss_bytes
 

@@ -17,18 +17,11 @@ from .discovery import Run
 from .errors import InvalidArgument, NotFound, Progress, TbPerfError, Unreadable
 from .executor import KINDS, check_kind
 from .ingest.cache import TraceCache, cache_key
-from .ingest.imported import (
-    FEEDS,
-    IMPORTED_FOLDER,
-    TIMELINE_KINDS,
-    FileKind,
-    add_to_run,
-    read_timeline_file,
-    sniff,
-)
-from .ingest.kineto import Kind
+from .ingest.imported import IMPORTED_FOLDER, add_to_run
 from .ingest.ncu import read_ncu_csv
 from .ingest.python_profile import read_python_profile
+from .ingest.readers import FEEDS, TIMELINE_KINDS, FileKind, read_timeline_file, sniff
+from .ingest.tables import Kind
 from .pipeline.export import export_trace
 from .pipeline.read import RunTables
 from .pipeline.timeline import Timeline

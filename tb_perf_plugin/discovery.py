@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from .errors import TbPerfError
 from .ingest.files import file_kind, follow_links_from_env, refusal
-from .ingest.imported import DROPPED_SUFFIXES, FileKind, Sniffed, sniff
 from .ingest.meta import RankMeta, read_meta
+from .ingest.readers import DROPPED_SUFFIXES, FileKind, Sniffed, sniff
 from .ingest.snapshot import is_snapshot_name
 
 logger = logging.getLogger(__name__)

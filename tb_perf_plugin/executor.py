@@ -10,7 +10,9 @@ memory goes back to the system) and replaced when a worker dies (the OOM killer)
 that worker's files once.
 Local executors share this process' disk, so their tasks leave parsed traces in the trace cache;
 Dask workers may not, so theirs return the tables packed (`ingest.transfer`) and only this
-process caches them. Executors are created on first use, not at import or in constructors.
+process caches them: `ingest.cache.TraceCache.read_all` makes that choice (`shares_disk`), so
+its callers only hand it the executor. Executors are created on first use, not at import or in
+constructors.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .ingest.cache import default_cache_dir
-from .ingest.imported import DROPPED_SUFFIXES
+from .ingest.readers import DROPPED_SUFFIXES
 from .ingest.snapshot import is_snapshot_name
 
 logger = logging.getLogger(__name__)

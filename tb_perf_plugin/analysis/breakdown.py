@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..ingest.kineto import Kind, TraceTables
+from ..ingest.tables import Kind, TraceTables
 
 # Priority order of the partition; "idle" is what is left.
 CATEGORIES = (

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..ingest.kineto import TraceTables
 from ..ingest.meta import RankMeta
+from ..ingest.tables import TraceTables
 from .findings import AnalysisInputs, Finding, Thresholds, evidence
 
 # Dense peak FLOP/s (no 2:4 sparsity) from the vendors' datasheets, docs/COMPUTE.md cites each.

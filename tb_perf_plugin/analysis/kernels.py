@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..ingest.kineto import Kind, TraceTables
+from ..ingest.tables import Kind, TraceTables
 from .breakdown import Intervals
 
 # PyProf's list (NVIDIA/PyProf prof/tc.py), plus later NVIDIA and AMD names.

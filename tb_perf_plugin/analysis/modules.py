@@ -21,9 +21,9 @@ import msgspec
 import numpy as np
 import pandas as pd
 
-from ..ingest.kineto import Kind, TraceTables
 from ..ingest.meta import ModuleSettings
 from ..ingest.modules import ModuleRecords, frame
+from ..ingest.tables import Kind, TraceTables
 from .nesting import group_start_longest_first, nesting_parents
 from .spans import percent
 

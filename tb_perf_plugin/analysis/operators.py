@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..ingest.kineto import DEVICE_KINDS, Kind, TraceTables
+from ..ingest.tables import DEVICE_KINDS, Kind, TraceTables
 from .breakdown import HOST_WORK_KINDS
 from .nesting import group_start_longest_first, nesting_parents
 

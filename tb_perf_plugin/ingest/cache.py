@@ -3,14 +3,19 @@
 An entry is a folder of `.npy` columns (memory-mapped on load, so a warm open costs almost
 nothing and shares pages between processes) plus a JSON file with the trace's metadata and
 string table. Every timeline file goes through it: Kineto traces and imported Nsight Systems
-exports and event CSVs (`imported.TIMELINE_KINDS`). Its key is the file's path, size, mtime,
-kind and the version of that kind's reader: a changed file or a new reader misses. Entries are
-written to a temporary folder and renamed, so readers never see half an entry.
-Least-recently-used entries are evicted past a size cap.
+exports and event CSVs (`readers.TIMELINE_KINDS`). Its key is the file's path, size, mtime,
+kind and the version of that kind's reader (`readers.READERS`): a changed file or a new reader
+misses. Entries are written to a temporary folder and renamed, so readers never see half an
+entry. Least-recently-used entries are evicted past a size cap.
+
+Callers make one call, read-through: `TraceCache.read` for one file (read here on a miss) and
+`TraceCache.read_all` for a run's files (each miss one task on an executor: a local one stores
+the tables itself, a remote one sends them back packed and they are stored here).
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import hashlib
 import json
@@ -20,16 +25,22 @@ import shutil
 import tempfile
 import threading
 import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .imported import FileKind, read_timeline_file, reader_version
-from .kineto import TraceMeta, TraceTables
+from ..errors import Unreadable
+from ..executor import shares_disk
+from .readers import FileKind, read_timeline_file, reader_version
+from .tables import TraceMeta, TraceTables
+from .transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 1e6)
+DEFAULT_MAX_FILE_BYTES = 4 << 30
 _TABLES = ("slices", "memory")
 
 
@@ -48,6 +59,16 @@ def cache_key(path: str, kind: FileKind = FileKind.KINETO) -> str:
     return hashlib.sha256("\0".join(map(str, identity)).encode()).hexdigest()[:32]
 
 
+@dataclass(frozen=True)
+class TraceRead:
+    """One file's outcome in `TraceCache.read_all`: its tables, or why there are none."""
+
+    path: str
+    kind: FileKind
+    tables: TraceTables | None
+    error: Unreadable | OSError | None = None
+
+
 class TraceCache:
     """Parsed traces by file identity. Falls back to parsing every time (with one warning) when
     the cache directory cannot be written."""
@@ -62,17 +83,65 @@ class TraceCache:
         self.traces_dir = self.root / "traces"
         self.max_bytes = max_bytes
 
-    def load(
-        self, path: str, max_file_bytes: int = 4 << 30, kind: FileKind = FileKind.KINETO
+    def read(
+        self,
+        path: str,
+        kind: FileKind = FileKind.KINETO,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     ) -> TraceTables:
         """The tables of `path`, a timeline file of `kind`: from the cache when present, else
-        parsed and stored."""
+        read in this thread and stored. Raises what the reader raises (`Unreadable`, OSError)."""
         key = cache_key(path, kind)  # before reading: a file that changes meanwhile misses
-        return self.cached(key, path) or self.keep(
+        return self._cached(key, path) or self._keep(
             key, path, read_timeline_file(path, max_file_bytes, kind)
         )
 
-    def cached(self, key: str, path: str) -> TraceTables | None:
+    def read_all(
+        self,
+        files: Iterable[tuple[str, FileKind]],
+        max_file_bytes: int,
+        executor: concurrent.futures.Executor,
+    ) -> Iterator[TraceRead]:
+        """The tables of each (path, kind) of `files`, as each is ready: those in the cache
+        first, then one executor task per other file, in the order they finish. A task on a
+        local executor stores the tables in the cache and this process memory-maps them; one
+        on a remote executor (Dask: another disk, maybe) sends them back packed, stored here.
+        A file's own failure (`Unreadable`, OSError) is its TraceRead's `error`; the
+        executor's (`ExecutorUnavailable`) is raised."""
+        local = shares_disk(executor)
+        ready: list[TraceRead] = []
+        pending: dict[concurrent.futures.Future, tuple[str, FileKind, str]] = {}
+        for path, kind in files:
+            try:
+                key = cache_key(path, kind)
+            except OSError:
+                ready.append(TraceRead(path, kind, None, Unreadable("disappeared while reading")))
+                continue
+            tables = self._cached(key, path)
+            if tables is not None:
+                ready.append(TraceRead(path, kind, tables))
+                continue
+            task = (
+                (ingest_to_cache, path, str(self.root), max_file_bytes, kind)
+                if local
+                else (parse_packed, path, max_file_bytes, kind, DEFAULT_MAX_RESULT_BYTES)
+            )
+            pending[executor.submit(*task)] = (path, kind, key)
+        yield from ready
+        for future in concurrent.futures.as_completed(pending):
+            path, kind, key = pending[future]
+            try:
+                result = future.result()
+                if isinstance(result, bytes):
+                    tables = self._keep(key, path, _unpacked(result, path))
+                else:  # None: the task stored them (else it sends them back, unstored)
+                    tables = result or self.read(path, kind, max_file_bytes)
+            except (Unreadable, OSError) as exc:
+                yield TraceRead(path, kind, None, exc)
+                continue
+            yield TraceRead(path, kind, tables)
+
+    def _cached(self, key: str, path: str) -> TraceTables | None:
         """The stored tables of `path` under `key` (`cache_key`), memory-mapped; None on a
         miss."""
         entry = self.traces_dir / key
@@ -92,12 +161,12 @@ class TraceCache:
             _MAPPED[str(entry)] = tables
         return tables
 
-    def keep(self, key: str, path: str, tables: TraceTables) -> TraceTables:
+    def _keep(self, key: str, path: str, tables: TraceTables) -> TraceTables:
         """Store `path`'s tables under `key`; the stored copy, memory-mapped, so the parsed
         arrays can be freed (the tables themselves where the cache cannot be written)."""
         if not self.store(key, tables):
             return tables
-        return self.cached(key, path) or tables
+        return self._cached(key, path) or tables
 
     def writable(self) -> bool:
         """Whether entries can be stored; if not, the one warning. Executor tasks store
@@ -199,3 +268,10 @@ def ingest_to_cache(
         return None
     tables = read_timeline_file(path, max_file_bytes, kind)
     return None if cache.store(key, tables, warn=False) else tables
+
+
+def _unpacked(message: bytes, path: str) -> TraceTables:
+    try:
+        return unpack(message, path)
+    except ValueError as exc:
+        raise Unreadable(f"its executor task sent back bad tables ({exc})") from None

@@ -21,11 +21,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import Unreadable
-from .files import open_input
-from .kineto import DEVICE_KINDS, Kind, TraceMeta, TraceTables
-from .tables import build_trace_tables, intern
+from .files import Head, Verdict, open_input
+from .tables import (
+    DEVICE_KINDS,
+    Kind,
+    TraceMeta,
+    TraceTables,
+    build_trace_tables,
+    intern,
+)
 
-READER_VERSION = 1
 UNITS = {"ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000}
 DEFAULT_CATEGORY = "user_annotation"
 CATEGORIES = {
@@ -86,6 +91,21 @@ def events_layout(header: list[str]) -> EventsLayout | str:
     if ("dur" in columns) == ("end" in columns):
         return f"needs exactly one of `dur_<unit>` and `end_<unit>` (unit one of {units})"
     return EventsLayout(columns, scales, tuple(ignored))
+
+
+def sniff(head: Head) -> Verdict | None:
+    """A CSV whose header has an event CSV's columns (tried after the other CSV formats: a
+    refusal names this layout's first problem)."""
+    try:
+        header = next(csv.reader([head.lines[0]]))
+    except csv.Error:
+        return Verdict(False, "text that is not a CSV")
+    layout = events_layout(header)
+    if not isinstance(layout, str):
+        return Verdict(True, "event CSV")
+    if len(header) > 1:
+        return Verdict(False, f"a CSV that is neither Nsight Compute's nor an event CSV: {layout}")
+    return None
 
 
 def read_events_csv(path: str, max_bytes: int) -> TraceTables:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
-from typing import BinaryIO
+from functools import cached_property
+from typing import BinaryIO, NamedTuple
 
 from ..errors import Unreadable
 
 FOLLOW_LINKS_ENV = "TB_PERF_FOLLOW_LINKS"
+HEAD_BYTES = 64 << 10  # read (and, for gzip, inflated) to decide a file's kind
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
 _KINDS = (
     (stat.S_ISDIR, "a directory"),
@@ -94,3 +96,28 @@ def open_input(path: str, max_bytes: int | None, what: str = "file") -> BinaryIO
     except BaseException:
         os.close(fd)
         raise
+
+
+class Head:
+    """A file's first HEAD_BYTES bytes, as each reader's sniffer (`readers.py`) sees them:
+    `data` as read, and for text formats `text` (decoded, without a leading BOM and blanks)
+    and its non-blank `lines`."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    @cached_property
+    def text(self) -> str:
+        return self.data.decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return [line for line in self.text.splitlines() if line.strip()]
+
+
+class Verdict(NamedTuple):
+    """A reader's word on a file's head: one of its files (`ours`), or one it refuses although
+    it looks like its kind (a JSON document that is not a trace); `reason` in words."""
+
+    ours: bool
+    reason: str

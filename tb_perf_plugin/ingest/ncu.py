@@ -20,7 +20,7 @@ import re
 import pandas as pd
 
 from ..errors import Unreadable
-from .files import open_input
+from .files import Head, Verdict, open_input
 
 NCU_COLUMNS = [
     "id", "kernel", "grid", "block", "device", "duration_ns", "sm_throughput_pct",
@@ -104,6 +104,14 @@ def read_ncu_csv(path: str, max_bytes: int) -> pd.DataFrame:
     table["device"] = table["device"].astype("int64")
     table[METRIC_COLUMNS] = table[METRIC_COLUMNS].astype("float64")
     return table
+
+
+def sniff(head: Head) -> Verdict | None:
+    """Nsight Compute `--csv` output (details and raw pages): its header line, possibly after
+    the profiled program's own output and ncu's `==PROF==` notes."""
+    if _header_line(head.lines) is not None:
+        return Verdict(True, "Nsight Compute CSV")
+    return None
 
 
 def _header_line(lines: list[str]) -> int | None:

@@ -26,9 +26,8 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from ..errors import Unreadable
-from .files import open_input
-from .kineto import Kind, TraceMeta, TraceTables
-from .tables import build_trace_tables, intern
+from .files import Head, Verdict, open_input
+from .tables import Kind, TraceMeta, TraceTables, build_trace_tables, intern
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BATCH_ROWS = 1 << 16
@@ -53,6 +52,12 @@ _SYNC_KINDS = {1: "Event Sync", 2: "Stream Wait Event", 3: "Stream Sync", 4: "Co
 _NVTX_RANGES = (59, 60)  # NvtxPushPopRange, NvtxStartEndRange
 _API_VERSION = re.compile(r"_v\d+$")
 _COPY_DIRECTION = re.compile(r"^(UVM_)?([A-Z])TO([A-Z])$")
+
+
+def sniff(head: Head) -> Verdict | None:
+    if head.data.startswith(SQLITE_MAGIC):
+        return Verdict(True, "SQLite database (an Nsight Systems export)")
+    return None
 
 
 def _copy_kind(name: str, label: str) -> str:

@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Unreadable
-from .files import human_bytes, open_input
+from .files import Head, Verdict, human_bytes, open_input
 
 PROFILE_SUFFIXES = (".prof", ".pstats", ".cprofile")
 # The budget of one file's child: its CPU time (RLIMIT_CPU, rounded up to whole seconds) and
@@ -71,6 +71,20 @@ class PythonProfile:
     total_ns: int
     calls: int
     primitive_calls: int
+
+
+# marshal: a dict (`{`, with or without FLAG_REF 0x80) whose first key is a tuple (`(` or the
+# small-tuple `)`, either with FLAG_REF) or that is empty (TYPE_NULL `0` ends it)
+_MARSHAL_DICT = (0x7B, 0xFB)
+_MARSHAL_FIRST_KEY = (0x28, 0x29, 0xA8, 0xA9, 0x30)
+
+
+def sniff(head: Head) -> Verdict | None:
+    """cProfile / pstats statistics: a marshal'd dict keyed by (file, line, function)."""
+    data = head.data
+    if data[0] in _MARSHAL_DICT and len(data) > 1 and data[1] in _MARSHAL_FIRST_KEY:
+        return Verdict(True, "marshal'd cProfile statistics")
+    return None
 
 
 def is_python_profile_name(name: str) -> bool:

@@ -1,18 +1,118 @@
-"""Trace tables from columns made elsewhere: the meeting point of every reader that is not a
-Kineto trace (Nsight Systems, CSV event lists, ...), so each writes only its own decoding and the
-views downstream see the same `TraceTables` a Kineto trace gives.
+"""The trace schema every reader writes and every view reads: `TraceTables` of typed columns.
 
-A reader hands over the columns it knows; `build_trace_tables` fills the rest of SLICE_COLUMNS
-with -1 of the column's dtype, checks the lengths and name ids, and sorts by start.
+Each reader (`readers.py` lists them: Kineto traces, Nsight Systems exports, event CSVs, ...)
+decodes its own format into these tables, so everything downstream sees one shape whatever the
+file. A reader that is not streaming Kineto JSON hands over the columns it knows to
+`build_trace_tables`, which fills the rest of SLICE_COLUMNS with -1 of the column's dtype, checks
+the lengths and name ids, and sorts by start.
+
+All times are int64 Unix-epoch nanoseconds on the tracing host's clock.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
 
 import numpy as np
 
-from .kineto import MEMORY_COLUMNS, NAME_COLUMNS, SLICE_COLUMNS, TraceMeta, TraceTables
+
+class Kind(IntEnum):
+    """What a duration event is. Stored as int8 in the `kind` column."""
+
+    OTHER = 0
+    CPU_OP = 1
+    USER_ANNOTATION = 2
+    PYTHON_FUNCTION = 3
+    RUNTIME = 4
+    KERNEL = 5
+    MEMCPY = 6
+    MEMSET = 7
+    GPU_ANNOTATION = 8
+
+
+DEVICE_KINDS = (Kind.KERNEL, Kind.MEMCPY, Kind.MEMSET, Kind.GPU_ANNOTATION)
+
+
+SLICE_COLUMNS = {
+    "start": np.int64, "dur": np.int64, "kind": np.int8, "name": np.int32, "pid": np.int64,
+    "tid": np.int64, "correlation": np.int64, "external_id": np.int64, "collective": np.int32,
+    "in_nelems": np.int64, "out_nelems": np.int64, "group_size": np.int32, "dtype": np.int32,
+    "process_group": np.int32, "grid": np.int32, "block": np.int32, "registers": np.int32,
+    "shared_memory": np.int64, "blocks_per_sm": np.float32, "warps_per_sm": np.float32,
+    "occupancy": np.float32, "input_dims": np.int32, "input_types": np.int32,
+}  # fmt: skip
+# Slice columns that index the string table
+NAME_COLUMNS = (
+    "name",
+    "collective",
+    "dtype",
+    "process_group",
+    "grid",
+    "block",
+    "input_dims",
+    "input_types",
+)
+MEMORY_COLUMNS = {
+    "ts": np.int64, "bytes": np.int64, "total_allocated": np.int64, "total_reserved": np.int64,
+    "device_type": np.int8, "device_id": np.int16, "addr": np.uint64, "pid": np.int64,
+    "tid": np.int64,
+}  # fmt: skip
+
+
+@dataclass
+class TraceMeta:
+    """What the trace says about itself, beyond its events."""
+
+    path: str
+    rank: int | None = None
+    world_size: int | None = None
+    base_time_ns: int = 0
+    distributed_info: dict[str, Any] = field(default_factory=dict)
+    device_properties: list[dict[str, Any]] = field(default_factory=list)
+    tb_perf: dict[str, Any] | None = None
+    thread_names: dict[str, str] = field(default_factory=dict)  # "pid/tid" or "pid" -> name
+    labels: dict[str, str] = field(default_factory=dict)  # id of a non-numeric pid/tid -> text
+    events: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def to_collectors_ns(self) -> int:
+        """Add to this trace's times to put them on the clock of the collectors that wrote it
+        (`profile_steps` records the difference; 0 for traces from elsewhere)."""
+        shift = (self.tb_perf or {}).get("trace_to_collectors_ns", 0)
+        return shift if isinstance(shift, int) and not isinstance(shift, bool) else 0
+
+
+@dataclass
+class TraceTables:
+    """One trace file as columns. `slices` are duration events sorted by start; `names` is the
+    string table every *name-like* int32 column indexes (-1 = none)."""
+
+    meta: TraceMeta
+    names: list[str]
+    slices: dict[str, np.ndarray]
+    memory: dict[str, np.ndarray]
+
+    @property
+    def n_events(self) -> int:
+        return int(len(self.slices["start"]) + len(self.memory["ts"]))
+
+
+_COLLECTIVE_NAME = re.compile(
+    r"nccl|rccl|hccl|gloo:|c10d::|allreduce|all_reduce|allgather|all_gather|reduce_scatter|"
+    r"reducescatter|broadcast|alltoall|all_to_all|sendrecv|record_param_comms",
+    re.IGNORECASE,
+)
+
+
+def is_collective(names: list[str]) -> np.ndarray:
+    """Per name in a string table: does it name a collective operation or kernel?"""
+    return np.array([bool(_COLLECTIVE_NAME.search(n)) for n in names], dtype=bool)
+
 
 REQUIRED_COLUMNS = ("start", "dur", "kind", "name")
 

@@ -19,8 +19,8 @@ import zlib
 import numpy as np
 
 from ..errors import Unreadable
-from .imported import FileKind, read_timeline_file
-from .kineto import TraceMeta, TraceTables
+from .readers import FileKind, read_timeline_file
+from .tables import TraceMeta, TraceTables
 
 DEFAULT_MAX_RESULT_BYTES = int(float(os.environ.get("TB_PERF_MAX_RESULT_MB", "256")) * 1e6)
 _TABLES = ("slices", "memory")

@@ -15,7 +15,7 @@ from typing import IO
 
 import numpy as np
 
-from ..ingest.kineto import Kind
+from ..ingest.tables import Kind
 from .timeline import KIND_NAMES, Timeline
 
 BATCH = 50_000

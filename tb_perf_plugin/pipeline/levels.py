@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..ingest.kineto import DEVICE_KINDS, Kind
+from ..ingest.tables import DEVICE_KINDS, Kind
 
 LEVEL_FACTOR = 8
 FINEST_LEVEL_NS = 1_000

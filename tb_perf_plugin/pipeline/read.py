@@ -1,9 +1,10 @@
 """Reading one run's files into tables (`RunTables`).
 
 Timer files are read in the calling thread (small, append-only); trace files and imported
-timeline files (Nsight Systems, event CSVs) go through the executor seam, one task per file,
-each parsed into the on-disk cache and memory-mapped back; imported cProfile and Nsight Compute
-files are read through the executor too (docs/IMPORT.md).
+timeline files (Nsight Systems, event CSVs) are read through the on-disk trace cache
+(`TraceCache.read_all`: one executor task per file not in it, memory-mapped back); imported
+cProfile and Nsight Compute files are read through the executor too, each by its registered
+reader (`ingest/readers.py`, docs/IMPORT.md).
 """
 
 from __future__ import annotations
@@ -18,11 +19,8 @@ import pandas as pd
 
 from ..discovery import ImportedFile, Run, WriterFiles, now_ns, recently_changed
 from ..errors import Unreadable
-from ..executor import shares_disk
-from ..ingest.cache import TraceCache, cache_key, ingest_to_cache
+from ..ingest.cache import TraceCache
 from ..ingest.compile import COMPILE_COLUMNS, read_compile_file
-from ..ingest.imported import TIMELINE_KINDS, FileKind
-from ..ingest.kineto import TraceTables
 from ..ingest.memory import (
     GPU_COLUMNS,
     MEMORY_COLUMNS,
@@ -32,15 +30,16 @@ from ..ingest.memory import (
 )
 from ..ingest.meta import RankMeta
 from ..ingest.modules import ModuleRecords, module_records, read_modules_file
-from ..ingest.ncu import NCU_COLUMNS, read_ncu_csv
+from ..ingest.ncu import NCU_COLUMNS
 from ..ingest.python_profile import COLUMNS as FUNCTION_COLUMNS
-from ..ingest.python_profile import PythonProfile, read_python_profile
+from ..ingest.python_profile import PythonProfile
+from ..ingest.readers import READERS, TIMELINE_KINDS, FileKind
+from ..ingest.tables import TraceTables
 from ..ingest.timer import (
     SPAN_COLUMNS,
     STEP_COLUMNS,
     read_timer_file,
 )
-from ..ingest.transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
 
 STILL_WRITING = "still being written; shown once complete"  # an unreadable file's warning then
 
@@ -240,51 +239,22 @@ def _read_traces(
     on_progress: Callable[[int], None],
     warnings: list[str],
 ) -> list[TraceFile]:
-    """One executor task per timeline file not yet in this process' trace cache. Local
-    tasks leave their tables in the cache; remote ones (Dask) send them back packed."""
+    """Every timeline file of the run, through the trace cache (one executor task per file
+    not in it yet)."""
     files = [(path, FileKind.KINETO) for path in run.traces]
     files += [(f.path, f.kind) for f in run.imported if f.kind in TIMELINE_KINDS]
-    cache = TraceCache(cache_dir)
-    local = shares_disk(executor)
-    found: dict[str, tuple[FileKind, TraceTables]] = {}
-    futures: dict[concurrent.futures.Future, tuple[str, FileKind, str]] = {}
-    for path, kind in files:
-        try:
-            key = cache_key(path, kind)
-        except OSError:
-            warnings.append(f"{os.path.relpath(path, run.path)}: disappeared while reading")
-            continue
-        tables = cache.cached(key, path)
-        if tables is not None:
-            found[path] = (kind, tables)
-            on_progress(_size(path))
-        else:
-            task = (
-                (ingest_to_cache, path, cache_dir, max_file_bytes, kind)
-                if local
-                else (parse_packed, path, max_file_bytes, kind, DEFAULT_MAX_RESULT_BYTES)
-            )
-            futures[executor.submit(*task)] = (path, kind, key)
-    for future in concurrent.futures.as_completed(futures):
-        path, kind, key = futures[future]
-        name = os.path.relpath(path, run.path)
-        try:
-            result = future.result()
-            if isinstance(result, bytes):
-                tables = cache.keep(key, path, _unpacked(result, path))
-            else:
-                tables = result or cache.load(path, max_file_bytes, kind)
-        except Unreadable as exc:
-            warnings.append(_trace_problem(path, name, exc.message))
-            continue
-        except OSError as exc:
-            warnings.append(f"{name}: unreadable ({exc.strerror or exc})")
-            continue
-        finally:
-            on_progress(_size(path))
-        found[path] = (kind, tables)
+    found = []
+    for read in TraceCache(cache_dir).read_all(files, max_file_bytes, executor):
+        on_progress(_size(read.path))
+        name = os.path.relpath(read.path, run.path)
+        if isinstance(read.error, Unreadable):
+            warnings.append(_trace_problem(read.path, name, read.error.message))
+        elif read.error is not None:
+            warnings.append(f"{name}: unreadable ({read.error.strerror or read.error})")
+        elif read.tables is not None:
+            found.append((read.path, read.kind, read.tables))
     traces = []
-    for path, (kind, tables) in found.items():
+    for path, kind, tables in found:
         name = os.path.relpath(path, run.path)
         warnings.extend(f"{name}: {problem}" for problem in tables.meta.problems)
         rank, source = _trace_rank(run, path, tables)
@@ -292,24 +262,14 @@ def _read_traces(
     return sorted(traces, key=lambda t: (t.rank, t.path))
 
 
-def _unpacked(message: bytes, path: str) -> TraceTables:
-    try:
-        return unpack(message, path)
-    except ValueError as exc:
-        raise Unreadable(f"its executor task sent back bad tables ({exc})") from None
-
-
-_OTHER_READERS = {FileKind.PSTATS: read_python_profile, FileKind.NCU: read_ncu_csv}
-
-
 def _submit_imported(
     run: Run, max_file_bytes: int, executor: concurrent.futures.Executor
 ) -> dict[concurrent.futures.Future, ImportedFile]:
     """Imported files that are not timelines, each read as one executor task."""
     return {
-        executor.submit(_OTHER_READERS[f.kind], f.path, max_file_bytes): f
+        executor.submit(READERS[f.kind].read, f.path, max_file_bytes): f
         for f in run.imported
-        if f.kind in _OTHER_READERS
+        if f.kind is not None and not READERS[f.kind].timeline
     }
 
 

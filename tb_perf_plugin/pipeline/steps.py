@@ -15,7 +15,7 @@ from ..analysis.align import (
     from_clock_sync,
     is_point_to_point,
 )
-from ..ingest.kineto import DEVICE_KINDS, is_collective
+from ..ingest.tables import DEVICE_KINDS, is_collective
 from .read import RunTables, TraceFile
 
 _PROFILER_STEP = re.compile(r"^ProfilerStep#(\d+)$")

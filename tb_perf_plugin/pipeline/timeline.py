@@ -19,7 +19,7 @@ import numpy as np
 
 from ..analysis.align import Alignment
 from ..analysis.nesting import group_start_longest_first, nesting_depth
-from ..ingest.kineto import DEVICE_KINDS, Kind, TraceTables
+from ..ingest.tables import DEVICE_KINDS, Kind, TraceTables
 from .levels import (
     Level,
     coarser_levels,

@@ -12,8 +12,8 @@ import pandas as pd
 from ..analysis.python_profile import function_table
 from ..discovery import Run
 from ..errors import InvalidArgument
-from ..ingest.imported import FileKind
 from ..ingest.python_profile import is_python_profile_name
+from ..ingest.readers import FileKind
 from ..params import limit_param, rank_param, shown
 from ..store import INLINE_WAIT, RunStore
 from ._shared import scope

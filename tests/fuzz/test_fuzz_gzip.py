@@ -1,5 +1,5 @@
 """Structure-aware gzip streams (`_gzip_streams.py`) for the trace reader (`read_trace`) and the
-sniffer (`imported.sniff`), against a small limit (1 MiB decompressed).
+sniffer (`readers.sniff`), against a small limit (1 MiB decompressed).
 
 Every case must give trace tables or raise Unreadable, within the watchdog, its peak traced
 memory (tracemalloc: Python objects, numpy arrays and zlib's buffers) at most
@@ -26,8 +26,9 @@ import pytest
 
 from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.ingest import kineto
-from tb_perf_plugin.ingest.imported import FileKind, sniff
-from tb_perf_plugin.ingest.kineto import TraceTables, read_trace
+from tb_perf_plugin.ingest.kineto import read_trace
+from tb_perf_plugin.ingest.readers import FileKind, sniff
+from tb_perf_plugin.ingest.tables import TraceTables
 
 from ._fuzz import case_count, gzip_bomb, run_cases, watchdog
 from ._gzip_streams import BOMB_FACTOR, CANARY, Case, bomb_member, gzip_case

@@ -1,5 +1,5 @@
 """Bad input for the Kineto / Chrome trace reader (`read_trace`) and the file sniffer
-(`imported.sniff`): damaged real traces, plain and gzipped, read with small chunk sizes so chunk
+(`readers.sniff`): damaged real traces, plain and gzipped, read with small chunk sizes so chunk
 cuts land everywhere (and some with the forked chunk helper), wrong compression, gzip bombs and
 oversized files against small limits, and a trace with millions of events in one step.
 
@@ -25,14 +25,9 @@ import pytest
 
 from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.ingest import kineto
-from tb_perf_plugin.ingest.imported import sniff
-from tb_perf_plugin.ingest.kineto import (
-    MEMORY_COLUMNS,
-    NAME_COLUMNS,
-    SLICE_COLUMNS,
-    TraceTables,
-    read_trace,
-)
+from tb_perf_plugin.ingest.kineto import read_trace
+from tb_perf_plugin.ingest.readers import sniff
+from tb_perf_plugin.ingest.tables import MEMORY_COLUMNS, NAME_COLUMNS, SLICE_COLUMNS, TraceTables
 
 from ._fuzz import (
     SOAK,

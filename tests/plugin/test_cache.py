@@ -1,16 +1,16 @@
 import logging
 import os
 import shutil
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from tb_perf_plugin import views
 from tb_perf_plugin.ingest import cache as cache_module
-from tb_perf_plugin.ingest import events_csv
 from tb_perf_plugin.ingest.cache import TraceCache, cache_key, ingest_to_cache
-from tb_perf_plugin.ingest.imported import FileKind
 from tb_perf_plugin.ingest.kineto import read_trace
+from tb_perf_plugin.ingest.readers import READERS, FileKind
 from tb_perf_plugin.store import RunStore
 from tests.conftest import REPO
 
@@ -28,8 +28,8 @@ def trace(tmp_path, shared_data):
 
 def test_warm_load_is_memory_mapped_and_equal(tmp_path, trace):
     cache = TraceCache(tmp_path / "cache")
-    cold = cache.load(trace)
-    warm = cache.load(trace)
+    cold = cache.read(trace)
+    warm = cache.read(trace)
     assert isinstance(warm.slices["start"], np.memmap)
     assert warm.names == cold.names and warm.meta.rank == cold.meta.rank
     for column, values in cold.slices.items():
@@ -40,14 +40,14 @@ def test_a_trace_read_again_shares_its_mapping_and_opens_no_more_files(tmp_path,
     """A live run is read again at every change: its unchanged traces must not map their
     columns once more each time (every mapped column holds a file descriptor)."""
     cache = TraceCache(tmp_path / "cache")
-    cache.load(trace)  # parsed and stored
-    first = cache.load(trace)  # mapped
+    cache.read(trace)  # parsed and stored
+    first = cache.read(trace)  # mapped
     open_files = len(os.listdir("/proc/self/fd"))
-    again = [cache.load(trace) for _ in range(20)]
+    again = [cache.read(trace) for _ in range(20)]
     assert all(tables is first for tables in again)
     assert len(os.listdir("/proc/self/fd")) == open_files
     os.utime(trace, ns=(1, 1))  # a changed file is a new entry
-    assert cache.load(trace) is not first
+    assert cache.read(trace) is not first
 
 
 def test_key_changes_with_the_file(tmp_path, trace):
@@ -66,10 +66,10 @@ def test_least_recently_used_entries_are_evicted(tmp_path, trace, shared_data):
     other.write_bytes((shared_data / TRACE).read_bytes())
     os.utime(other, ns=(10**18, 10**18))
     cache = TraceCache(tmp_path / "cache")
-    cache.load(trace)
+    cache.read(trace)
     first_size = sum(f.stat().st_size for f in (cache.traces_dir / cache_key(trace)).iterdir())
     cache.max_bytes = int(first_size * 1.5)  # room for one entry only
-    cache.load(str(other))
+    cache.read(str(other))
     assert [p.name for p in cache.traces_dir.iterdir()] == [cache_key(str(other))]
 
 
@@ -79,8 +79,8 @@ def test_unwritable_cache_parses_with_one_warning(tmp_path, trace, caplog, monke
     monkeypatch.setattr(cache_module.TraceCache, "_warned_unwritable", False)
     cache = TraceCache(blocked)
     with caplog.at_level(logging.WARNING):
-        first = cache.load(trace)
-        cache.load(trace)
+        first = cache.read(trace)
+        cache.read(trace)
     assert len(first.slices["start"]) == len(read_trace(trace).slices["start"])
     warnings = [r for r in caplog.records if "not writable" in r.getMessage()]
     assert len(warnings) == 1
@@ -92,9 +92,10 @@ def test_imported_timelines_are_cached_by_kind_and_reader_version(tmp_path, monk
     key = cache_key(str(events), FileKind.EVENTS)
     assert key != cache_key(str(events), FileKind.KINETO)
     assert ingest_to_cache(str(events), str(tmp_path / "c"), 1 << 20, FileKind.EVENTS) is None
-    warm = TraceCache(tmp_path / "c").load(str(events), 1 << 20, FileKind.EVENTS)
+    warm = TraceCache(tmp_path / "c").read(str(events), FileKind.EVENTS, 1 << 20)
     assert isinstance(warm.slices["start"], np.memmap) and warm.names == ["step"]
-    monkeypatch.setattr(events_csv, "READER_VERSION", events_csv.READER_VERSION + 1)
+    reader = READERS[FileKind.EVENTS]
+    monkeypatch.setitem(READERS, FileKind.EVENTS, replace(reader, version=reader.version + 1))
     assert cache_key(str(events), FileKind.EVENTS) != key  # a new reader misses
 
 
@@ -119,7 +120,7 @@ def test_service_on_an_unwritable_cache_answers_with_one_warning(
             summary = views.overview.summary(service, "ddp_traced")
             meta = views.timeline.timeline_meta(service, "ddp_traced")
             operators = views.operators.operators(service, "ddp_traced")
-            service.trace_cache.load(service.find_run("ddp_traced").traces[0])
+            service.trace_cache.read(service.find_run("ddp_traced").traces[0])
     finally:
         service.close()
     assert summary["run"] == "ddp_traced" and meta["events"] > 0 and operators["rows"]

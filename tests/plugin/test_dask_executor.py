@@ -17,9 +17,9 @@ from werkzeug import test, wrappers
 
 from tb_perf_plugin import cli, executor, views
 from tb_perf_plugin.errors import Unreadable
-from tb_perf_plugin.ingest.imported import FileKind, read_timeline_file
+from tb_perf_plugin.ingest import cache as cache_module
+from tb_perf_plugin.ingest.readers import FileKind, read_timeline_file
 from tb_perf_plugin.ingest.transfer import pack, parse_packed, unpack
-from tb_perf_plugin.pipeline import read as run_reading
 from tb_perf_plugin.plugin import TbPerfPlugin
 from tb_perf_plugin.store import RunStore
 
@@ -99,7 +99,7 @@ def test_a_warm_cache_sends_no_task(scheduler, logdir, tmp_path, monkeypatch):
     def refuse(*args):
         raise AssertionError("a cached trace was parsed again")
 
-    monkeypatch.setattr(run_reading, "parse_packed", refuse)
+    monkeypatch.setattr(cache_module, "parse_packed", refuse)
     again = RunStore(str(logdir), executor=scheduler, cache_dir=cache_dir)
     try:
         assert len(again.tables(again.find_run("traced"), wait_s=120).traces) == 4
@@ -108,7 +108,7 @@ def test_a_warm_cache_sends_no_task(scheduler, logdir, tmp_path, monkeypatch):
 
 
 def test_results_over_the_cap_are_refused_with_a_warning(scheduler, logdir, tmp_path, monkeypatch):
-    monkeypatch.setattr(run_reading, "DEFAULT_MAX_RESULT_BYTES", 1000)
+    monkeypatch.setattr(cache_module, "DEFAULT_MAX_RESULT_BYTES", 1000)
     service = RunStore(str(logdir), executor=scheduler, cache_dir=str(tmp_path / "cache"))
     try:
         tables = service.tables(service.find_run("traced"), wait_s=120)

@@ -20,8 +20,8 @@ from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.executor import InlineExecutor
 from tb_perf_plugin.ingest.cache import TraceCache, cache_key
 from tb_perf_plugin.ingest.events_csv import read_events_csv
-from tb_perf_plugin.ingest.imported import FileKind, read_timeline_file, sniff, sniff_bytes
-from tb_perf_plugin.ingest.kineto import Kind
+from tb_perf_plugin.ingest.readers import FileKind, read_timeline_file, sniff, sniff_bytes
+from tb_perf_plugin.ingest.tables import Kind
 from tb_perf_plugin.pipeline.analyze import step_breakdowns
 from tb_perf_plugin.pipeline.read import read_run
 from tests.conftest import write_training_run

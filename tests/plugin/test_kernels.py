@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.analysis.kernels import device_metrics, kernel_table, uses_tensor_cores
-from tb_perf_plugin.ingest.kineto import Kind, read_trace
+from tb_perf_plugin.ingest.kineto import read_trace
+from tb_perf_plugin.ingest.tables import Kind
 
 GOLDEN = "traces/pytorch__kineto/tb_plugin/test"
 V100 = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"

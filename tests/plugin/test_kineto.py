@@ -11,7 +11,8 @@ import pytest
 
 from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.ingest import kineto
-from tb_perf_plugin.ingest.kineto import NAME_COLUMNS, Kind, _helper_worthwhile, read_trace
+from tb_perf_plugin.ingest.kineto import _helper_worthwhile, read_trace
+from tb_perf_plugin.ingest.tables import NAME_COLUMNS, Kind
 
 HTA = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
 REAL_TRACES = [

@@ -17,9 +17,8 @@ import pytest
 from tb_perf_plugin.analysis.kernels import aggregate_kernels, trace_kernels
 from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.ingest import nsys
-from tb_perf_plugin.ingest.kineto import SLICE_COLUMNS, Kind, TraceMeta
 from tb_perf_plugin.ingest.nsys import read_nsys_sqlite
-from tb_perf_plugin.ingest.tables import build_trace_tables, intern
+from tb_perf_plugin.ingest.tables import SLICE_COLUMNS, Kind, TraceMeta, build_trace_tables, intern
 
 PIPIT = "nsys_sqlite/hpcgroup__pipit/pipit/tests/data"
 CLOVERLEAF = f"{PIPIT}/cloverleaf-nsys/perlmutter-cloverleaf-cuda.sqlite"
@@ -63,7 +62,9 @@ def test_cloverleaf_kernels_and_copies_equal_the_golden_gpu_trace(shared_data):
         for i in _rows(tables, kind):
             start = int(slices["start"][i]) - base
             ours[(start, start + int(slices["dur"][i]))] = (
-                kind, names[slices["name"][i]], int(slices["tid"][i])
+                kind,
+                names[slices["name"][i]],
+                int(slices["tid"][i]),
             )
     assert len(golden) == 1312 + 279
     assert set(ours) == set(golden)
@@ -135,7 +136,7 @@ def test_saxpy_nvtx_ranges_nest_and_runtime_calls_link_to_kernels(shared_data):
     tables = read_nsys_sqlite(str(path), LIMIT)
     slices, names = tables.slices, tables.names
     nvtx = _rows(tables, Kind.USER_ANNOTATION)
-    (ranges,), = _query(path, "SELECT COUNT(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60)")
+    ((ranges,),) = _query(path, "SELECT COUNT(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60)")
     assert len(nvtx) == ranges == 22
     labels = [names[slices["name"][i]] for i in nvtx]
     assert labels.count("saxpy") == 5 and labels.count("MPI_Init") == 1

@@ -8,7 +8,8 @@ import pytest
 
 from tb_perf_plugin.analysis.nesting import nesting_depth
 from tb_perf_plugin.analysis.operators import operator_table
-from tb_perf_plugin.ingest.kineto import DEVICE_KINDS, Kind, read_trace
+from tb_perf_plugin.ingest.kineto import read_trace
+from tb_perf_plugin.ingest.tables import DEVICE_KINDS, Kind
 
 TRACES = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
 GPU_TRACES = [

@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tb_perf_plugin.ingest.kineto import Kind, read_trace
+from tb_perf_plugin.ingest.kineto import read_trace
+from tb_perf_plugin.ingest.tables import Kind
 from tb_perf_plugin.pipeline.levels import json_digits
 
 SAMPLES = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
