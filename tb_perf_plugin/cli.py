@@ -16,7 +16,7 @@ from .analysis.diff import compare as diff_runs
 from .discovery import Run
 from .errors import InvalidArgument, NotFound, Progress, TbPerfError, Unreadable
 from .executor import KINDS, check_kind
-from .ingest.cache import TraceCache, cache_key
+from .ingest.cache import TraceCache
 from .ingest.imported import IMPORTED_FOLDER, add_to_run
 from .ingest.ncu import read_ncu_csv
 from .ingest.python_profile import read_python_profile
@@ -240,7 +240,7 @@ def _import_files(files: list[str], run: str, logdir: str | None) -> int:
             why = exc.strerror or exc
             raise InvalidArgument(f"cannot copy {path} into {target}: {why}") from None
         if tables is not None:  # TensorBoard then opens it from the cache
-            cache.store(cache_key(copy, found.kind), tables)
+            cache.put(copy, found.kind, tables)
         shown = os.path.relpath(copy, target)
         rank = Run.rank_in_file_name(copy)
         what = f"rank {rank}" if rank is not None else "rank 0 (no rank<N> in the file name)"

@@ -179,6 +179,11 @@ class TraceCache:
             self._warn_unwritable(exc)
             return False
 
+    def put(self, path: str, kind: FileKind, tables: TraceTables) -> bool:
+        """Cache `tables`, read elsewhere from the file at `path`, under that file's key, so
+        the next read of it comes from the cache; False if the cache is not writable."""
+        return self.store(cache_key(path, kind), tables)
+
     def store(self, key: str, tables: TraceTables, *, warn: bool = True) -> bool:
         try:
             self.traces_dir.mkdir(parents=True, exist_ok=True)
