@@ -12,7 +12,8 @@ from ._capture import (
     create_capture,
     load_capture_config,
 )
-from ._clock import ClockSkew, sync_clocks
+from ._clock import ClockSkew
+from ._clock_sync import sync_clocks
 from ._compile import CompileMonitor
 from ._flops import FlopsCounter
 from ._gpu_events import CudaEventBackend, EventBackend

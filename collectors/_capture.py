@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import re
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -160,16 +161,17 @@ def _read_config_file(path: Path) -> Any:
 
 
 def _toml_module() -> Any:
+    if sys.version_info >= (3, 11):
+        import tomllib
+
+        return tomllib
     try:
-        import tomllib  # Python >= 3.11
+        import tomli
     except ImportError:
-        try:
-            import tomli as tomllib
-        except ImportError:
-            raise CaptureConfigError(
-                "reading TOML configs needs Python >= 3.11 or the tomli package"
-            ) from None
-    return tomllib
+        raise CaptureConfigError(
+            "reading TOML configs needs Python >= 3.11 or the tomli package"
+        ) from None
+    return tomli
 
 
 def _check_keys(where: str, obj: Any, required: set[str], optional: set[str]) -> None:
@@ -349,7 +351,7 @@ class CudaProfilerBackend:
         self.cancel()
 
     def cancel(self) -> None:
-        if self._token is not None:
+        if self._token is not None and self._labeler is not None:  # a token comes from a labeler
             token, self._token = self._token, None
             self._labeler.stop(token)
         if self._started:
@@ -515,6 +517,8 @@ class CaptureController:
             return CudaProfilerBackend(label, api=api, status=status, labeler=labeler)
         from ._profile import TorchProfilerBackend
 
+        if self.writer is None:  # as __init__ says before it gets here
+            raise ValueError("the torch_profiler capture backend needs a timer= or writer=")
         return TorchProfilerBackend(
             self.writer,
             timer=self.timer,
@@ -629,7 +633,7 @@ class _DisabledCapture(CaptureController):
     def end(self, name: str) -> None:
         pass
 
-    def region(self, name: str) -> _NullRange:  # type: ignore[override]
+    def region(self, name: str) -> _NullRange:
         return _NULL_RANGE
 
     def close(self) -> None:

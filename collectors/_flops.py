@@ -9,6 +9,7 @@ import os
 import sys
 import warnings
 from collections import Counter
+from types import TracebackType
 from typing import Any
 
 from ._env import env_enabled
@@ -48,12 +49,17 @@ class _CountingRegion:
             contexts.close()
             self._counter._give_up(f"cannot start torch's FlopCounterMode: {exc!r}")
 
-    def __exit__(self, *exc_info: object) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         contexts, self._contexts = self._contexts, None
         if contexts is None:
             return
         try:
-            contexts.__exit__(*exc_info)
+            contexts.__exit__(exc_type, exc, tb)
             self._counter._add(self._mode)
         except Exception as exc:  # noqa: BLE001
             self._counter._give_up(f"cannot read torch's FlopCounterMode: {exc!r}")

@@ -3,7 +3,7 @@ times each fetch as a MyTimer span and records the loader's settings in the run 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sized
 from typing import Any, TypeVar
 
 from ._timer import MyTimer
@@ -46,7 +46,10 @@ class TimedLoader(Iterable[_Batch]):
             timer.writer.update_metadata(dataloader=loader_settings(loader))
 
     def __len__(self) -> int:
-        return len(self.loader)  # type: ignore[arg-type]
+        loader = self.loader
+        if not isinstance(loader, Sized):  # what len() itself says of it
+            raise TypeError(f"object of type {type(loader).__name__!r} has no len()")
+        return len(loader)
 
     def __iter__(self) -> Iterator[_Batch]:
         if not self.timer.enabled:  # the loader's own iterator: nothing added per batch

@@ -223,8 +223,9 @@ class MemorySampler:
         """One `mem` record (a JSON line) of the memory in use now."""
         t = self._now()
         rss = _int_or_null(self._read_rss())
-        read = self._source.read() if self._source is not None else None
-        if read is None:
+        source = self._source
+        read = source.read() if source is not None else None
+        if source is None or read is None:
             return (
                 f'{{"k":"mem","step":{step},"t":{t},"device":"cpu","allocated":null,'
                 f'"reserved":null,"peak":null,"retries":null,"ooms":null,"rss":{rss}}}\n'
@@ -244,7 +245,7 @@ class MemorySampler:
             f'"ooms":{_int_or_null(stats["ooms"])},"rss":{rss}}}\n'
         )
         if self.reset_peak:
-            self._source.reset_peak()
+            source.reset_peak()
         return line
 
     def _on_step(self, new_step: int) -> None:

@@ -182,7 +182,8 @@ class ModuleProfiler:
         self._profiled: dict[int, _Profiled] = {}  # id(module) -> its hooks
         self._declared: dict[tuple[int, str], int] = {}  # (id(module), path) -> module id
         self._compiled_note: str | None = None
-        self._stack: list[tuple] = []
+        # perf_counter_ns() stamps of the open calls; with GPU events, (start event, stamp)
+        self._stack: list[Any] = []
         self._fwd_calls: list[tuple] = []
         # Backward: each forward call marked this step as (module id, forward t0, t1, the
         # stamps of the nodes where its backward starts); resolved at the end of the step.
@@ -440,7 +441,8 @@ class ModuleProfiler:
     def _stamping_hook(self, times: list[int], events: list[Any] | None) -> Any:
         clock, pass_open = perf_counter_ns, self._pass_open
         queue_callback, pass_finished = self._queue_callback, self._backward_finished
-        if events is None:
+        backend = self._events
+        if events is None or backend is None:  # (events are collected only with a backend)
 
             def reached(_grads: Any) -> None:
                 times.append(clock())
@@ -449,7 +451,7 @@ class ModuleProfiler:
                     queue_callback(pass_finished)
 
         else:
-            record = self._events.record
+            record = backend.record
 
             def reached(_grads: Any) -> None:
                 times.append(clock())
@@ -607,6 +609,8 @@ class ModuleProfiler:
 
     def _write_gpu_times(self, wait: bool) -> None:
         events = self._events
+        if events is None:  # GPU times wait only where there are events
+            return
         still_pending = []
         for first, last, per_phase in self._pending_gpu:
             pairs = [pair for calls in per_phase.values() for _, *pair in calls]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from ._env import switched_off
 from ._null import _NULL_RANGE, _NullRange
@@ -170,7 +170,7 @@ class _Range:
             finally:
                 pop()
 
-        return labelled  # type: ignore[return-value]
+        return cast(_F, labelled)  # wraps(func): the same signature
 
 
 class NvtxLabeler:
@@ -228,7 +228,7 @@ class NvtxLabeler:
     def stop(self, token: Any) -> None:
         self._backend.end(token)
 
-    def range(self, name: str | Label | None = None) -> _Range:
+    def range(self, name: str | Label | None = None) -> _Range | _NullRange:
         """`with labeler.range(name):` or `@labeler.range()` (the function's name)."""
         return _Range(self, name)
 
@@ -261,7 +261,7 @@ class _OffLabeler(NvtxLabeler):
     def stop(self, token: Any) -> None:
         pass
 
-    def range(self, name: str | Label | None = None) -> _NullRange:  # type: ignore[override]
+    def range(self, name: str | Label | None = None) -> _NullRange:
         return _NULL_RANGE
 
     def mark(self, name: str | Label) -> None:

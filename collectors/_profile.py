@@ -119,7 +119,7 @@ class TorchProfilerBackend:
         self.activities = [ProfilerActivity.CPU]
         if self.cuda_status == "on":
             self.activities.append(ProfilerActivity.CUDA)
-        self._options = dict(
+        self._options: dict[str, bool] = dict(
             record_shapes=record_shapes,
             with_stack=with_stack,
             profile_memory=profile_memory,
@@ -148,7 +148,14 @@ class TorchProfilerBackend:
         _SESSION.claim(self)
         began = perf_counter_ns()
         try:
-            self._prof = self._torch.profiler.profile(activities=self.activities, **self._options)
+            options = self._options
+            self._prof = self._torch.profiler.profile(
+                activities=self.activities,
+                record_shapes=options["record_shapes"],
+                with_stack=options["with_stack"],
+                profile_memory=options["profile_memory"],
+                with_flops=options["with_flops"],
+            )
             self._prof.prepare_trace()
         except BaseException:
             _SESSION.release(self)
@@ -235,10 +242,11 @@ class TorchProfilerBackend:
             self._step_range = None
 
     def _remove_mirror(self) -> None:
-        if self._mirror is not None:
-            self.timer.remove_mirror(self._mirror)
-            self._mirror.close_all()  # spans open across the window's end
-            self._mirror = None
+        mirror, self._mirror = self._mirror, None
+        if mirror is not None:
+            if self.timer is not None:  # (a mirror is of the timer's spans)
+                self.timer.remove_mirror(mirror)
+            mirror.close_all()  # spans open across the window's end
 
     def describe(self) -> str:
         """What this backend records, for the message of a window skipped meanwhile."""
@@ -383,18 +391,19 @@ class StepProfiler:
                 "profile_steps follows its timer's steps: call timer.step() / timer.set_step()"
             )
         self._step = int(step)
-        if self._running:
+        if self._running and self.scheduler is not None:  # (it runs only with a scheduler)
             self.scheduler.begin_step(self._step)
 
     def stop(self) -> None:
         """Write the window under way (up to the current step) and wait for its file."""
-        if not self._running:
+        scheduler = self.scheduler
+        if not self._running or scheduler is None:  # (it runs only with a scheduler)
             return
         self._running = False
         atexit.unregister(self.stop)
         if self.timer is not None:
-            self.timer.remove_step_callback(self.scheduler.begin_step)
-        self.scheduler.close()
+            self.timer.remove_step_callback(scheduler.begin_step)
+        scheduler.close()
 
     def __enter__(self) -> StepProfiler:
         return self.start()
@@ -440,10 +449,11 @@ def profile_steps(
     (`ENABLE_TIMER=0`) or writer disables this too. Steps outside windows cost one scheduler
     call each; no host-device synchronization is added per step.
     """
-    if (timer is None) == (writer is None):
+    if timer is not None and writer is None:
+        writer = timer.writer
+    elif timer is not None or writer is None:
         raise TypeError("profile_steps needs a timer or a writer= (one of them)")
     schedule = Schedule(skip_first, wait, warmup, active, repeat)
-    writer = timer.writer if timer is not None else writer
     if not writer.enabled:  # a disabled timer's writer is disabled too
         return StepProfiler(timer=timer)
     ranks = None if ranks is None else sorted(set(ranks))

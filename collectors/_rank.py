@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 # Launcher environment variables, in the order DESIGN.md fixes: torchrun, SLURM, Open MPI, PMI.
@@ -24,20 +25,21 @@ class RankInfo:
     source: str
 
 
-def _int_env(env: dict[str, str], name: str) -> int | None:
+def _int_env(env: Mapping[str, str], name: str) -> int | None:
     value = env.get(name)
     if value is None or not value.strip().lstrip("-").isdigit():
         return None
     return int(value)
 
 
-def detect_rank(env: dict[str, str] | None = None) -> RankInfo:
+def detect_rank(env: Mapping[str, str] | None = None) -> RankInfo:
     """Rank and world size from an initialized torch.distributed group, else launcher variables.
 
     torch is looked at only if the program already imported it: an initialized process group
     implies that, and importing torch here would cost seconds in processes that never use it.
     """
-    env = os.environ if env is None else env
+    if env is None:
+        env = os.environ
     dist = sys.modules.get("torch.distributed")
     if dist is not None and dist.is_available() and dist.is_initialized():
         local = _int_env(env, "LOCAL_RANK")

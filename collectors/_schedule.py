@@ -172,7 +172,7 @@ class WindowScheduler:
             self._origin = step
         previous, self._step = self._step, step
         phase, cycle = self.policy.phase(step - self._origin)
-        if self._recording is not None:
+        if self._recording is not None and previous is not None:  # a window starts at a step
             if phase is Phase.ACTIVE and cycle == self._recording[0]:
                 self._call(self.backend.step, step)
                 return
@@ -196,8 +196,8 @@ class WindowScheduler:
 
     def end_step(self, step: int) -> None:
         """Step `step` has ended: stop the window now if the next step is not in it."""
-        if self._recording is None or step != self._step:
-            return
+        if self._recording is None or step != self._step or self._origin is None:
+            return  # (a window records from a step, and the first step set the origin)
         phase, cycle = self.policy.phase(step + 1 - self._origin)
         if phase is Phase.ACTIVE and cycle == self._recording[0]:
             return
@@ -211,7 +211,7 @@ class WindowScheduler:
         if self._closed:
             return
         self._closed = True
-        if self._recording is not None:
+        if self._recording is not None and self._step is not None:  # a window starts at a step
             first, self._recording = self._recording[1], None
             self._call(self.backend.stop, first, self._step)
         elif self._prepared is not None:

@@ -9,7 +9,7 @@ import os
 import re
 import weakref
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from ._env import env_enabled
 from ._timer import MyTimer
@@ -27,7 +27,7 @@ def sanitize_region(name: str) -> str:
 class MemoryApi(Protocol):
     """The torch calls the snapshotter makes (tests pass a fake)."""
 
-    def record_memory_history(self, enabled: str | None, **kwargs: Any) -> None:
+    def record_memory_history(self, enabled: Literal["state", "all"] | None, **kwargs: Any) -> None:
         """`torch.cuda.memory._record_memory_history`: `"all"` starts, None stops."""
 
     def snapshot(self) -> Any:
@@ -37,6 +37,19 @@ class MemoryApi(Protocol):
         """`torch._C._cuda_attach_out_of_memory_observer` (there is no detach)."""
 
 
+class _NoMemoryApi:
+    """The MemoryApi of a snapshotter that is off: never called."""
+
+    def record_memory_history(self, enabled: Literal["state", "all"] | None, **kwargs: Any) -> None:
+        pass
+
+    def snapshot(self) -> Any:
+        return None
+
+    def attach_oom_observer(self, observer: Callable[..., None]) -> None:
+        pass
+
+
 class TorchMemoryApi:
     """MemoryApi through torch's private memory-history functions (CUDA builds only)."""
 
@@ -44,9 +57,10 @@ class TorchMemoryApi:
         import torch
 
         self._memory = torch.cuda.memory
-        self._attach = torch._C._cuda_attach_out_of_memory_observer
+        # bound by CUDA builds of torch only, and torch/_C/__init__.pyi does not declare it
+        self._attach = torch._C._cuda_attach_out_of_memory_observer  # type: ignore[attr-defined]
 
-    def record_memory_history(self, enabled: str | None, **kwargs: Any) -> None:
+    def record_memory_history(self, enabled: Literal["state", "all"] | None, **kwargs: Any) -> None:
         self._memory._record_memory_history(enabled, **kwargs)
 
     def snapshot(self) -> Any:
@@ -131,7 +145,7 @@ class MemorySnapshotter:
         self.files: list[str] = []  # the snapshots written, in order
         self._open: list[str] = []
         self._counts: dict[str, int] = {}
-        self._api = memory_api
+        self._api: MemoryApi = _NoMemoryApi() if memory_api is None else memory_api
         if enabled and memory_api is None:
             reason = _cuda_unavailable_reason()
             if reason is None:

@@ -166,6 +166,7 @@ class GpuTracker:
         self.backend = backend
         self._thread: threading.Thread | None = None
         self._stop_event = threading.Event()
+        self._last_perf = self._last_cpu = 0  # the previous sample's clocks (set by _run)
 
     @property
     def running(self) -> bool:
@@ -179,26 +180,27 @@ class GpuTracker:
         reason = None
         if self.backend is None:
             self.backend, reason = _nvml_backend(self.pcie)
-        try:
-            devices = self.backend.devices() if self.backend is not None else []
-        except Exception as exc:  # noqa: BLE001 - a driver error: track the CPU side only
-            devices, reason = [], f"{self.backend.name}: {exc}"
-        if self.gpus is not None and self.backend is not None:
+        backend = self.backend
+        devices: list[dict[str, Any]] = []
+        if backend is not None:
+            try:
+                devices = backend.devices()
+            except Exception as exc:  # noqa: BLE001 - a driver error: track the CPU side only
+                devices, reason = [], f"{backend.name}: {exc}"
+        if self.gpus is not None and backend is not None:
             found = [d["index"] for d in devices]
             missing = sorted(set(self.gpus) - set(found))
             if missing:
-                logger.warning(
-                    "GpuTracker: no GPU %s (%s sees %s)", missing, self.backend.name, found
-                )
+                logger.warning("GpuTracker: no GPU %s (%s sees %s)", missing, backend.name, found)
             devices = [d for d in devices if d["index"] in self.gpus]
-        if self.backend is not None and not devices:
-            reason = f"{self.backend.name} sees no GPU" + (f" of {self.gpus}" if self.gpus else "")
+        if backend is not None and not devices:
+            reason = f"{backend.name} sees no GPU" + (f" of {self.gpus}" if self.gpus else "")
         self._indices = [d["index"] for d in devices]
         self._file = self.writer.record_file("system")
         self.writer.update_metadata(
             system={
                 "interval_s": self.interval_s,
-                "gpu_backend": self.backend.name if devices else None,
+                "gpu_backend": backend.name if backend is not None and devices else None,
                 "gpu_reason": reason,
                 "gpus": devices,
                 "pcie": self.pcie,
@@ -237,9 +239,12 @@ class GpuTracker:
         cpu_pct = round(100 * (now_cpu - self._last_cpu) / wall_ns, 2) if wall_ns > 0 else None
         self._last_perf, self._last_cpu = now_perf, now_cpu
         gpus = []
-        for index in self._indices:
+        backend = self.backend
+        for index in self._indices:  # none without a backend
+            values: dict[str, float | int | None] = {}
             try:
-                values = self.backend.sample(index)
+                if backend is not None:
+                    values = backend.sample(index)
             except Exception as exc:  # a GPU that fell off the bus must not end the tracker
                 if index not in self._unreadable:
                     self._unreadable.add(index)

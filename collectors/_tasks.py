@@ -115,7 +115,7 @@ class _Task:
 
     def _add_trace(self, window: dict[str, Any]) -> None:
         """On the export thread: fold the written trace into this type's summary."""
-        invocation = {
+        invocation: dict[str, Any] = {
             "index": window["first"],
             **{k: window[k] for k in ("file", "error") if k in window},
         }
@@ -140,7 +140,7 @@ class _Task:
 
     def summary(self) -> dict[str, Any]:
         """The summary file's content (docs/CAPTURE.md)."""
-        operators = [
+        operators: list[dict[str, Any]] = [
             {"name": name, "category": category, **operator_stats(durations)}
             for (category, name), durations in self._durations.items()
         ]

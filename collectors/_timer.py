@@ -11,7 +11,7 @@ import os
 import warnings
 from collections.abc import Callable, Sequence
 from time import perf_counter_ns
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ._env import env_enabled
 from ._gpu_events import EventBackend, pick_event_backend
@@ -41,7 +41,8 @@ class _Range:
         self._timer.start(self._name)
 
     def __exit__(self, *exc_info: object) -> None:
-        self._timer.stop(self._name)
+        if self._name is not None:  # else __enter__ raised
+            self._timer.stop(self._name)
 
     def __call__(self, func: _F) -> _F:
         name = self._name or func.__qualname__
@@ -55,7 +56,7 @@ class _Range:
             finally:
                 timer.stop(name)
 
-        return timed  # type: ignore[return-value]
+        return cast(_F, timed)  # wraps(func): the same signature
 
 
 class MyTimer:
@@ -149,7 +150,7 @@ class MyTimer:
     def _bind_span_methods(self) -> None:
         """Instance attributes shadow the general methods: the cheapest variant is bound."""
         if self._events is None and not self._mirrors:
-            self.start, self.stop = self._start_cpu, self._stop_cpu
+            self.__dict__.update(start=self._start_cpu, stop=self._stop_cpu)
         else:
             self.__dict__.pop("start", None)
             self.__dict__.pop("stop", None)
@@ -245,7 +246,7 @@ class MyTimer:
             "spans must be stopped in reverse order of start()"
         )
 
-    def range(self, name: str | None = None) -> _Range:
+    def range(self, name: str | None = None) -> _Range | _NullRange:
         """A span as a context manager (`with timer.range("fwd"):`) or decorator."""
         return _Range(self, name)
 
@@ -361,6 +362,8 @@ class MyTimer:
 
     def _write_ready_gpu_times(self, wait: bool) -> None:
         events = self._events
+        if events is None:  # spans wait for GPU times only where there are events
+            return
         still_pending = []
         for step, span_id, start_event, end_event in self._pending_gpu:
             if wait:
@@ -401,13 +404,14 @@ class MyTimer:
         self.close()
 
 
-def _init_signature(cls: type) -> inspect.Signature:
-    """`cls(...)`'s parameters: those of its __init__ without `self`."""
-    signature = inspect.signature(cls.__init__)
+def _init_signature(init: Callable[..., None]) -> inspect.Signature:
+    """A class's parameters, `cls(...)`: those of its __init__ without `self`."""
+    signature = inspect.signature(init)
     return signature.replace(parameters=list(signature.parameters.values())[1:])
 
 
-MyTimer.__signature__ = _init_signature(MyTimer)  # type: ignore[attr-defined]
+# typeshed declares no `__signature__` on classes, though inspect.signature() reads it there
+MyTimer.__signature__ = _init_signature(MyTimer.__init__)  # type: ignore[attr-defined]
 
 
 class _DisabledTimer(MyTimer):
@@ -433,7 +437,7 @@ class _DisabledTimer(MyTimer):
     def stop(self, name: str) -> None:
         pass
 
-    def range(self, name: str | None = None) -> _NullRange:  # type: ignore[override]
+    def range(self, name: str | None = None) -> _NullRange:
         return _NULL_RANGE
 
     def next_span_id(self) -> int:

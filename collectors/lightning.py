@@ -89,11 +89,14 @@ class TbPerfProfiler(Profiler):
 
     def __init__(
         self,
-        dirpath: str | os.PathLike | None = None,
+        dirpath: str | os.PathLike[str] | None = None,
         filename: str | None = None,
         *,
         modules: bool | Mapping[str, Any] = False,
     ) -> None:
+        # Lightning's Profiler takes `str | Path`: another os.PathLike goes as a Path
+        if dirpath is not None and not isinstance(dirpath, str | Path):
+            dirpath = Path(dirpath)
         super().__init__(dirpath=dirpath, filename=filename)
         self._module_options = (
             dict(modules) if isinstance(modules, Mapping) else ({} if modules else None)
@@ -145,15 +148,15 @@ class TbPerfProfiler(Profiler):
             return
         stage_name = str(getattr(stage, "value", stage))
         self._trainer = _trainer_of(getattr(self, "_lightning_module", None))
-        rank: dict[str, int] = {}
+        rank = world_size = None  # None: RunWriter finds them
         if self._trainer is not None:
-            rank = {"rank": self._trainer.global_rank, "world_size": self._trainer.world_size}
+            rank, world_size = self._trainer.global_rank, self._trainer.world_size
         self._runs_opened += 1
-        if self._runs_opened == 1:
+        if self._base_dir is None:  # the first run (its RunWriter sets _base_dir)
             run_dir = None if self.dirpath is None else Path(self.dirpath)
         else:
             run_dir = self._base_dir / f"{stage_name}-{self._runs_opened}"
-        self._writer = RunWriter(run_dir, **rank)
+        self._writer = RunWriter(run_dir, rank=rank, world_size=world_size)
         if self._base_dir is None:
             self._base_dir = self._writer.run_dir
         self._writer.update_metadata(
@@ -202,16 +205,17 @@ class TbPerfProfiler(Profiler):
     def summary(self) -> str:
         """Calls, total and self time per action (self times do not count nested actions
         twice), the steps, and where the run is."""
-        if self._base_dir is None:
+        run_dir = self.run_dir
+        if self._base_dir is None or run_dir is None:  # (a base dir comes with a writer)
             return "tb-perf: nothing recorded (no setup yet, or ENABLE_TIMER=0)"
         stage = getattr(self._stage, "value", self._stage)
         steps = len(self._step_ns)
         mean_ms = sum(self._step_ns) / steps / 1e6 if steps else 0.0
         lines = [
             f"tb-perf profile ({stage}): {steps} training steps, mean {mean_ms:.3f} ms; "
-            f"run written to {self.run_dir}",
-            f"  open it with `tensorboard --logdir {self.run_dir.parent}` (PERF tab) or "
-            f"`tb-perf analyze {self.run_dir}`",
+            f"run written to {run_dir}",
+            f"  open it with `tensorboard --logdir {run_dir.parent}` (PERF tab) or "
+            f"`tb-perf analyze {run_dir}`",
         ]
         stats = sorted(self.actions.items(), key=lambda item: (-item[1].self_ns, item[0]))
         if not stats:
@@ -259,9 +263,9 @@ class TbPerfProfiler(Profiler):
         return index
 
     def _begin_step(self, index: int) -> None:
-        if self._step == index:
-            return
         timer = self._timer
+        if self._step == index or timer is None:  # (steps begin only while a run is open)
+            return
         if self._step is None:
             # Spans since the last step were added with the next step's number; writing them
             # now keeps set_step() from counting them as a step of their own.
@@ -275,7 +279,8 @@ class TbPerfProfiler(Profiler):
             self._attach_modules()
 
     def _end_step(self) -> None:
-        self._timer.step()
+        if self._timer is not None:  # (a step under way has a run open)
+            self._timer.step()
         self._step_ns.append(perf_counter_ns() - self._step_began_ns)
         self._step = None
 
@@ -284,12 +289,15 @@ class TbPerfProfiler(Profiler):
         finding's advice (known once the fit loop made the loader, by the first batch)."""
         self._loader_recorded = True
         loader = getattr(self._trainer, "train_dataloader", None)
-        if hasattr(loader, "num_workers"):  # one DataLoader (not a collection of them)
+        if hasattr(loader, "num_workers") and self._writer is not None:  # one DataLoader
             self._writer.update_metadata(dataloader=loader_settings(loader))
 
     def _attach_modules(self) -> None:
         """Attach at the first training batch (after `configure_model` and the move to the
         device), with the LightningModule the Trainer hands its profiler."""
+        timer, options = self._timer, self._module_options
+        if timer is None or options is None:  # (called at a step with modules=...)
+            return
         model = getattr(self._trainer, "lightning_module", None)
         if model is None:
             self._warn_once("modules", "TbPerfProfiler(modules=...) found no LightningModule")
@@ -298,7 +306,7 @@ class TbPerfProfiler(Profiler):
         if self._module_profiler is None:
             from ._modules import ModuleProfiler
 
-            self._module_profiler = ModuleProfiler(model, self._timer, **self._module_options)
+            self._module_profiler = ModuleProfiler(model, timer, **options)
         self._module_profiler.attach()
         self._modules_attached = True
 
@@ -318,13 +326,14 @@ class TbPerfProfiler(Profiler):
         while parent is not None and not parent.open:
             parent = parent.parent
         name = LOADER_SPAN if action.name.endswith(FETCH_SUFFIX) else action.name
-        self._timer.add_span(
-            name,
-            action.begin_ns,
-            now,
-            parent=0 if parent is None else parent.span_id,
-            span_id=action.span_id,
-        )
+        if self._timer is not None:  # (actions are kept only while a run is open)
+            self._timer.add_span(
+                name,
+                action.begin_ns,
+                now,
+                parent=0 if parent is None else parent.span_id,
+                span_id=action.span_id,
+            )
         stats = self._stats.setdefault(name, [0, 0, 0])
         stats[0] += 1
         stats[1] += now - action.begin_ns
@@ -362,8 +371,10 @@ class TbPerfProfiler(Profiler):
             self._module_profiler.detach()
             self._modules_attached = False
         self._module_profiler = None
-        self._timer.close()
-        self._writer.close()
+        if self._timer is not None:
+            self._timer.close()
+        if self._writer is not None:
+            self._writer.close()
         self._timer, self._trainer = None, None
 
 

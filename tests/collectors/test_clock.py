@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from collectors import ClockSkew, MyTimer, RunWriter
-from collectors._clock import Clock, ClockSample, _fit
+from collectors._clock import Clock
+from collectors._clock_sync import ClockSample, _fit
 from tests.helpers import timer_records
 
 WORKER = Path(__file__).with_name("clock_sync_worker.py")
