@@ -31,7 +31,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
-from .ingest.cache import default_cache_dir
+from .ingest.cache_dir import default_cache_dir
 from .ingest.readers import DROPPED_SUFFIXES
 from .ingest.snapshot import is_snapshot_name
 

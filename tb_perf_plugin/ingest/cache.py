@@ -33,6 +33,7 @@ import numpy as np
 
 from ..errors import Unreadable
 from ..executor import shares_disk
+from .cache_dir import default_cache_dir
 from .readers import FileKind, read_timeline_file, reader_version
 from .tables import TraceMeta, TraceTables
 from .transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
@@ -42,15 +43,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 1e6)
 DEFAULT_MAX_FILE_BYTES = 4 << 30
 _TABLES = ("slices", "memory")
-
-
-def default_cache_dir() -> Path:
-    """TB_PERF_CACHE_DIR, else the user cache directory (XDG_CACHE_HOME or ~/.cache)."""
-    configured = os.environ.get("TB_PERF_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "tb-perf"
 
 
 def cache_key(path: str, kind: FileKind = FileKind.KINETO) -> str:

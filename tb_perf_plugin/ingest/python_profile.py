@@ -12,7 +12,7 @@ The file is opened once, by `files.open_input` (regular files only, the size che
 descriptor, never blocking) and the child reads that descriptor, never the path. A refusal
 that took the child's work (a parse error, a timeout, a memory or CPU limit) is remembered by
 the SHA-256 of the file's bytes, in this process and in the cache directory
-(`cache.default_cache_dir()/pstats-refused`): a copy, a rename or a touched version of the
+(`cache_dir.default_cache_dir()/pstats-refused`): a copy, a rename or a touched version of the
 same bytes is refused at once, without a child, instead of spending the budget again.
 
 Public API: `read_python_profile(path, max_bytes) -> PythonProfile`; `is_python_profile_name`;
@@ -39,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import Unreadable
+from .cache_dir import default_cache_dir
 from .files import Head, Verdict, human_bytes, open_input
 
 PROFILE_SUFFIXES = (".prof", ".pstats", ".cprofile")
@@ -283,8 +284,6 @@ class _RefusalMemory:
     def _folder(folder: str | os.PathLike | None) -> Path:
         if folder is not None:
             return Path(folder)
-        from .cache import default_cache_dir  # here: cache imports the timeline readers
-
         return default_cache_dir() / "pstats-refused"
 
     def _read(self, key: str, folder: str | os.PathLike | None) -> str | None:
