@@ -3,11 +3,11 @@
 // wheel zooms around the cursor, a drag pans, a click on a block shows its size, lifetime and
 // stacks (`snapshot/allocation`).
 
-import { h } from "../dom";
-import { formatCount, formatDuration, formatMemory, formatTimestamp } from "../format";
-import { readCanvasTheme } from "../timeline/canvasTheme";
-import { boxPalette, colorSlot } from "../timeline/colors";
-import { clampWindow, panWindow, type TimeWindow, zoomWindow } from "../timeline/viewWindow";
+import { h } from "../base/dom";
+import { formatCount, formatDuration, formatMemory, formatTimestamp } from "../base/format";
+import { readCanvasTheme } from "../canvas/canvasTheme";
+import { boxPalette, colorSlot } from "../canvas/colors";
+import { clampWindow, panWindow, type TimeWindow, zoomWindow } from "../canvas/viewWindow";
 import { fetchAllocation, fetchSnapshotTile } from "./api";
 import type { AllocationDetails, Frame, SnapshotDevice, SnapshotTile } from "./types";
 

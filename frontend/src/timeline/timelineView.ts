@@ -1,14 +1,14 @@
 // The Timeline dashboard of one run: owns the view state (window, ranks, selection), wires the
 // canvas, tiles, search, controls and details panel together, and keeps the hash in sync.
 
-import { ApiError, type ProgressListener } from "../api";
-import { h } from "../dom";
-import { formatBytes, formatCount, formatDuration, formatTimestamp } from "../format";
-import type { Progress } from "../types";
+import { ApiError, type ProgressListener } from "../base/api";
+import { h } from "../base/dom";
+import { formatBytes, formatCount, formatDuration, formatTimestamp } from "../base/format";
+import type { Progress } from "../base/types";
 import { alignmentDetails } from "./alignment";
 import { fetchEvent, fetchTimelineMeta, searchEvents } from "./api";
-import { type CanvasTheme, readCanvasTheme } from "./canvasTheme";
-import { MANY_RANKS, startingRanks } from "../rankHeatmap";
+import { type CanvasTheme, readCanvasTheme } from "../canvas/canvasTheme";
+import { MANY_RANKS, startingRanks } from "../panels/rankHeatmap";
 import { rankPicker, rankToggles, stepSelect } from "./controls";
 import { renderDetails } from "./details";
 import { type TimelineHashState, writeTimelineHash } from "./hashState";
@@ -22,7 +22,7 @@ import {
   type TimelineLayout,
   visibleRanks,
 } from "./layout";
-import { attachNavigation } from "./navigation";
+import { attachNavigation } from "../canvas/panZoom";
 import { drawTimeline, formatCounterValue, type LaneSpan } from "./render";
 import { TimelineSearch } from "./search";
 import { boxAt, type Tile } from "./tile";
@@ -36,7 +36,7 @@ import {
   runBounds,
   type TimeWindow,
   zoomWindow,
-} from "./viewWindow";
+} from "../canvas/viewWindow";
 
 const HASH_WRITE_MS = 200;
 const HOVER_SLACK_PX = 2;

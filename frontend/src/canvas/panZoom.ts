@@ -1,7 +1,7 @@
 // Mouse and keyboard on the timeline canvas: wheel zooms around the cursor, drag pans, a click
 // without drag selects, and W/S zoom, A/D pan while held (Perfetto's keys) when the canvas has focus.
 
-import { GUTTER_WIDTH } from "./layout";
+import { GUTTER_WIDTH } from "../timeline/layout";
 
 export interface NavigationTarget {
   /** Scale the window by `factor` (< 1 zooms in) around canvas x, or the middle when null. */
