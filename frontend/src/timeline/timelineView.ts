@@ -22,21 +22,13 @@ import {
   type TimelineLayout,
   visibleRanks,
 } from "./layout";
-import { attachNavigation } from "../canvas/panZoom";
+import { attachPanZoom, nsPerPx, panByPx, timeAtPx, zoomAtPx } from "../canvas/panZoom";
 import { drawTimeline, formatCounterValue, type LaneSpan } from "./render";
 import { TimelineSearch } from "./search";
 import { boxAt, type Tile } from "./tile";
 import { TileLoader } from "./tileLoader";
 import type { EventRef, SearchMatch, TimelineEvent, TimelineMeta } from "./types";
-import {
-  clampWindow,
-  fitWindow,
-  panWindow,
-  revealWindow,
-  runBounds,
-  type TimeWindow,
-  zoomWindow,
-} from "../canvas/viewWindow";
+import { clampWindow, fitWindow, revealWindow, runBounds, type TimeWindow } from "../canvas/viewWindow";
 
 const HASH_WRITE_MS = 200;
 const HOVER_SLACK_PX = 2;
@@ -149,7 +141,7 @@ export class TimelineView {
       this.details,
     );
     this.attachObservers();
-    attachNavigation(this.canvas, {
+    attachPanZoom(this.canvas, {
       zoomAt: (x, factor) => this.zoomAt(x, factor),
       panBy: (px) => this.panBy(px),
       timeAreaWidth: () => this.timeAreaWidth(),
@@ -157,7 +149,7 @@ export class TimelineView {
       hoverAt: (x, y) => this.hoverAt(x, y),
       hoverEnd: () => this.setHover(null, null),
       escape: () => this.select(null, false),
-    });
+    }, { timeAreaLeft: GUTTER_WIDTH, keys: true });
   }
 
   /** Fetch (or re-fetch, on TensorBoard's reload) the run's meta, then tiles, selection, search.
@@ -308,24 +300,20 @@ export class TimelineView {
   }
 
   private timeAt(x: number): number {
-    const window = this.window ?? this.bounds;
-    return window.start + ((x - GUTTER_WIDTH) / Math.max(1, this.timeAreaWidth())) * (window.end - window.start);
+    return timeAtPx(this.window ?? this.bounds, x, GUTTER_WIDTH, this.timeAreaWidth());
   }
 
   private nsPerPx(): number {
-    const window = this.window ?? this.bounds;
-    return (window.end - window.start) / Math.max(1, this.timeAreaWidth());
+    return nsPerPx(this.window ?? this.bounds, this.timeAreaWidth());
   }
 
   private zoomAt(x: number | null, factor: number): void {
     const window = this.window;
-    if (!window) return;
-    const anchor = x === null ? (window.start + window.end) / 2 : this.timeAt(x);
-    this.navigateTo(zoomWindow(window, anchor, factor, this.bounds));
+    if (window) this.navigateTo(zoomAtPx(window, x, GUTTER_WIDTH, this.timeAreaWidth(), factor, this.bounds));
   }
 
   private panBy(px: number): void {
-    if (this.window) this.navigateTo(panWindow(this.window, px * this.nsPerPx(), this.bounds));
+    if (this.window) this.navigateTo(panByPx(this.window, px, this.timeAreaWidth(), this.bounds));
   }
 
   /** Zooming or panning against the run's edges changes nothing: spare the redraw. */
