@@ -1,13 +1,13 @@
 // The plugin shell: dashboard tabs, run and rank selectors, view state in the hash,
 // loading/progress/error states, and the current dashboard.
 
-import { ApiError, fetchRuns } from "./api";
-import type { Dashboard, NavigationParams, RankOption } from "./dashboard";
+import { ApiError, fetchRuns } from "./base/api";
+import type { Dashboard, NavigationParams, RankOption } from "./base/dashboard";
 import { DASHBOARDS } from "./dashboards";
-import { h } from "./dom";
-import { formatBytes } from "./format";
-import { readHash, updateHash } from "./hashState";
-import type { Progress, RunInfo } from "./types";
+import { h } from "./base/dom";
+import { formatBytes } from "./base/format";
+import { readHash, updateHash } from "./base/hashState";
+import type { Progress, RunInfo } from "./base/types";
 
 const ALL_RANKS = "";
 

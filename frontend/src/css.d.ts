@@ -1,4 +1,4 @@
-// esbuild bundles .css files as text (see build.mjs); index.ts injects it in a <style> element.
+// esbuild bundles .css files as text (see build.mjs); styles.ts joins them and index.ts injects them in a <style> element.
 declare module "*.css" {
   const text: string;
   export default text;

@@ -1,13 +1,13 @@
 // The dashboard tabs, in tab-bar order; the first one is the default. Adding a tab is one line.
 
-import { kernelsDashboard } from "./analysis/kernels";
-import { modulesDashboard } from "./analysis/modules";
-import { operatorsDashboard } from "./analysis/operators";
+import type { Dashboard } from "./base/dashboard";
 import { compareDashboard } from "./compare/dashboard";
-import type { Dashboard } from "./dashboard";
 import { gpuDashboard } from "./gpu/dashboard";
+import { kernelsDashboard } from "./kernels/dashboard";
 import { memoryDashboard } from "./memory/dashboard";
-import { overviewDashboard } from "./overview";
+import { modulesDashboard } from "./modules/dashboard";
+import { operatorsDashboard } from "./operators/dashboard";
+import { overviewDashboard } from "./overview/dashboard";
 import { pythonDashboard } from "./python/dashboard";
 import { tasksDashboard } from "./tasks/dashboard";
 import { timelineDashboard } from "./timeline/dashboard";

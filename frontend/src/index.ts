@@ -1,13 +1,13 @@
 // Entry point: TensorBoard's plugin_entry.html imports this module and calls render().
 
 import { App } from "./app";
-import { h } from "./dom";
-import { listenForTensorBoardReload } from "./reload";
-import styles from "./styles.css";
-import { followTheme } from "./theme";
+import { h } from "./base/dom";
+import { listenForTensorBoardReload } from "./base/reload";
+import { followTheme } from "./base/theme";
+import { STYLES } from "./styles";
 
 export function render(): void {
-  document.head.append(h("style", {}, styles));
+  document.head.append(h("style", {}, STYLES));
   followTheme();
   const app = new App(document.body);
   listenForTensorBoardReload(() => void app.reload());

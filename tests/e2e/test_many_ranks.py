@@ -27,7 +27,7 @@ pytest.importorskip("torch", reason="the collectors' run needs torch")
 from playwright.sync_api import Page, expect  # noqa: E402
 
 PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
-GUTTER_PX = 56  # rankHeatmap.ts: rank labels left of the cells
+GUTTER_PX = 56  # frontend/src/panels/rankHeatmap.ts: rank labels left of the cells
 AXIS_PX = 18  # ...and step labels below them
 OTHER_RANK = 200
 

@@ -1,6 +1,6 @@
 // Fetching the `compare` route; it answers 202 with progress while either run is ingested.
 
-import { getJson, type ProgressListener } from "../api";
+import { getJson, type ProgressListener } from "../base/api";
 import type { CompareAnswer } from "./types";
 
 export function fetchCompare(

@@ -2,11 +2,11 @@
 // verdict, category deltas, operator / kernel / module delta tables, memory, GPU and balance
 // side by side, the findings that appeared or disappeared, and links into each run's Timeline.
 
-import { ApiError, fetchRuns } from "../api";
-import type { Dashboard, NavigationParams } from "../dashboard";
-import { h } from "../dom";
-import { formatCount, formatDuration } from "../format";
-import { readHash, updateHash } from "../hashState";
+import { ApiError, fetchRuns } from "../base/api";
+import type { Dashboard, NavigationParams } from "../base/dashboard";
+import { h } from "../base/dom";
+import { formatCount, formatDuration } from "../base/format";
+import { readHash, updateHash } from "../base/hashState";
 import { fetchCompare } from "./api";
 import { categoryDeltaChart } from "./deltaChart";
 import { deltaTable } from "./deltaTable";

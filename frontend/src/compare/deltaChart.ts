@@ -1,8 +1,8 @@
 // Category deltas as a diverging bar chart: one row per category, bars right of the zero line
 // where the candidate spends more per step (slower), left where it spends less (faster).
 
-import { h, svg } from "../dom";
-import { formatDuration } from "../format";
+import { h, svg } from "../base/dom";
+import { formatDuration } from "../base/format";
 import { signedDuration } from "./format";
 import type { CategoryDelta } from "./types";
 

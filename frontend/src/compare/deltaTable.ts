@@ -1,10 +1,10 @@
 // A filterable, sortable table of per-name deltas (operators, kernels, modules), sorted by the
 // delta so the biggest regressions lead; the sort is kept in the hash under the table's prefix.
 
-import { h } from "../dom";
-import { formatCount, formatDuration } from "../format";
-import { readHash, updateHash } from "../hashState";
-import { type Column, dataTable, type SortState } from "../table";
+import { h } from "../base/dom";
+import { formatCount, formatDuration } from "../base/format";
+import { readHash, updateHash } from "../base/hashState";
+import { type Column, dataTable, type SortState } from "../base/table";
 import { deltaClass, signedDuration } from "./format";
 import type { DeltaStatus } from "./types";
 

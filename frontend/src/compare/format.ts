@@ -1,6 +1,6 @@
 // Signed deltas: "+" where the candidate takes more, "−" where it takes less.
 
-import { formatDuration } from "../format";
+import { formatDuration } from "../base/format";
 
 export function signedDuration(ns: number | null): string {
   if (ns === null || !Number.isFinite(ns)) return "—";

@@ -1,7 +1,7 @@
 // Memory, GPU and rank balance side by side: one row per metric, with the change.
 
-import { h } from "../dom";
-import { formatDuration, formatMemory } from "../format";
+import { h } from "../base/dom";
+import { formatDuration, formatMemory } from "../base/format";
 import type { CompareAnswer, Side } from "./types";
 
 interface Metric {

@@ -1,6 +1,6 @@
 // The `compare` route's answer (docs/HTTP_API.md): baseline versus candidate run.
 
-import type { Severity } from "../analysis/types";
+import type { Severity } from "../panels/types";
 
 export type Verdict = "slower" | "faster" | "no change" | "inconclusive";
 export type DeltaStatus = "changed" | "new" | "vanished";

@@ -2,14 +2,14 @@
 // SM clock and temperature — with the rank's step boundaries marked, and the process side (CPU
 // use, RSS). Without GPU samples it shows the process side and says why the GPU side is absent.
 
-import { lineChart, type LineSeries } from "../chart";
-import type { Dashboard } from "../dashboard";
-import { h } from "../dom";
-import { formatDuration, formatMemory, memoryTickFormat, numberTickFormat } from "../format";
-import { chartedRanks } from "../rankHeatmap";
-import { seriesColor } from "../theme";
-import { fetchGpu } from "../memory/api";
-import type { GpuAnswer, GpuDevice, RankSystem } from "../memory/types";
+import { lineChart, type LineSeries } from "../base/chart";
+import type { Dashboard } from "../base/dashboard";
+import { h } from "../base/dom";
+import { formatDuration, formatMemory, memoryTickFormat, numberTickFormat } from "../base/format";
+import { chartedRanks } from "../panels/rankHeatmap";
+import { seriesColor } from "../base/theme";
+import { fetchGpu } from "./api";
+import type { GpuAnswer, GpuDevice, RankSystem } from "./types";
 
 type GpuValue = "util" | "mem_used" | "power_w" | "sm_clock_mhz" | "temp_c";
 

@@ -1,13 +1,7 @@
-// Fetching the memory, gpu and snapshot routes; each answers 202 with progress while loading.
+// Fetching the memory and snapshot routes; each answers 202 with progress while loading.
 
-import { getJson, type ProgressListener, runQuery as query } from "../api";
-import type {
-  AllocationDetails,
-  GpuAnswer,
-  MemoryAnswer,
-  SnapshotAnswer,
-  SnapshotTile,
-} from "./types";
+import { getJson, type ProgressListener, runQuery as query } from "../base/api";
+import type { AllocationDetails, MemoryAnswer, SnapshotAnswer, SnapshotTile } from "./types";
 
 export function fetchMemory(
   run: string,
@@ -16,15 +10,6 @@ export function fetchMemory(
   onProgress?: ProgressListener,
 ): Promise<MemoryAnswer> {
   return getJson(`./memory?${query(run, { rank })}`, signal, onProgress);
-}
-
-export function fetchGpu(
-  run: string,
-  rank: number | null,
-  signal: AbortSignal,
-  onProgress?: ProgressListener,
-): Promise<GpuAnswer> {
-  return getJson(`./gpu?${query(run, { rank })}`, signal, onProgress);
 }
 
 export function fetchSnapshot(

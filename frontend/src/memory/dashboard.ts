@@ -3,14 +3,20 @@
 // fragmentation, and the run's memory snapshots: what holds the peak, by first user frame, and
 // the allocation timeline viewer.
 
-import { findingsPanel } from "../analysis/findings";
-import { lineChart, type LineSeries } from "../chart";
-import { chartedRanks } from "../rankHeatmap";
-import type { Dashboard, NavigationParams } from "../dashboard";
-import { h } from "../dom";
-import { formatCount, formatDuration, formatMemory, formatPercent, memoryTickFormat } from "../format";
-import { type Column, dataTable } from "../table";
-import { seriesColor } from "../theme";
+import { findingsPanel } from "../panels/findings";
+import { lineChart, type LineSeries } from "../base/chart";
+import { chartedRanks } from "../panels/rankHeatmap";
+import type { Dashboard, NavigationParams } from "../base/dashboard";
+import { h } from "../base/dom";
+import {
+  formatCount,
+  formatDuration,
+  formatMemory,
+  formatPercent,
+  memoryTickFormat,
+} from "../base/format";
+import { type Column, dataTable } from "../base/table";
+import { seriesColor } from "../base/theme";
 import { fetchMemory, fetchSnapshot } from "./api";
 import { SnapshotViewer } from "./snapshotViewer";
 import type {

@@ -1,20 +1,19 @@
 // The memory snapshot viewer: live allocations stacked over time on a canvas, as PyTorch's
 // memory viewer draws them, from bounded `snapshot/tile` answers for the visible window. The
-// wheel zooms around the cursor, a drag pans, a click on a block shows its size, lifetime and
-// stacks (`snapshot/allocation`).
+// wheel zooms around the cursor and a drag pans (canvas/panZoom.ts, as on the Timeline); a click
+// on a block shows its size, lifetime and stacks (`snapshot/allocation`).
 
-import { h } from "../dom";
-import { formatCount, formatDuration, formatMemory, formatTimestamp } from "../format";
-import { readCanvasTheme } from "../timeline/canvasTheme";
-import { boxPalette, colorSlot } from "../timeline/colors";
-import { clampWindow, panWindow, type TimeWindow, zoomWindow } from "../timeline/viewWindow";
+import { h } from "../base/dom";
+import { formatCount, formatDuration, formatMemory, formatTimestamp } from "../base/format";
+import { readCanvasTheme } from "../canvas/canvasTheme";
+import { boxPalette, colorSlot } from "../canvas/colors";
+import { attachPanZoom, nsPerPx, panByPx, timeAtPx, zoomAtPx } from "../canvas/panZoom";
+import { clampWindow, type TimeWindow } from "../canvas/viewWindow";
 import { fetchAllocation, fetchSnapshotTile } from "./api";
 import type { AllocationDetails, Frame, SnapshotDevice, SnapshotTile } from "./types";
 
 const HEIGHT_PX = 280;
 const AXIS_PX = 18;
-const DRAG_THRESHOLD_PX = 3;
-const WHEEL_ZOOM_PER_PX = 0.0015;
 const FETCH_DELAY_MS = 60;
 
 /** One horizontal piece of a band: bytes [y, y + size) live from t0 to t1. */
@@ -244,9 +243,9 @@ export class SnapshotViewer {
     if (!drawn) return null;
     const plot = HEIGHT_PX - AXIS_PX;
     const scale = (plot - 12) / drawn.yMax;
-    const t = this.window.start + (x / this.width) * (this.window.end - this.window.start);
+    const t = timeAtPx(this.window, x, 0, this.width);
     const bytes = (plot - y) / scale;
-    const slack = (this.window.end - this.window.start) / this.width; // a pixel either way
+    const slack = nsPerPx(this.window, this.width); // a pixel either way
     for (const piece of drawn.pieces) {
       const size = drawn.tile.bands.size[piece.band] ?? 0;
       if (t < piece.t0 - slack || t >= piece.t1 + slack) continue;
@@ -316,54 +315,25 @@ export class SnapshotViewer {
   }
 
   private attachInput(): void {
-    const canvas = this.canvas;
-    canvas.addEventListener(
-      "wheel",
-      (event) => {
-        event.preventDefault();
-        const span = this.window.end - this.window.start;
-        if (Math.abs(event.deltaX) > Math.abs(event.deltaY)) {
-          this.show(panWindow(this.window, (event.deltaX / this.width) * span, this.bounds));
-          return;
-        }
-        const anchor = this.window.start + (event.offsetX / this.width) * span;
-        const factor = Math.exp(event.deltaY * WHEEL_ZOOM_PER_PX);
-        this.show(zoomWindow(this.window, anchor, factor, this.bounds));
+    attachPanZoom(
+      this.canvas,
+      {
+        zoomAt: (x, factor) => this.show(zoomAtPx(this.window, x, 0, this.width, factor, this.bounds)),
+        panBy: (px) => this.show(panByPx(this.window, px, this.width, this.bounds)),
+        timeAreaWidth: () => this.width,
+        clickAt: (x, y) => {
+          const band = this.bandAt(x, y);
+          if (band !== null) void this.select(band);
+        },
+        hoverAt: (x, y) => {
+          const band = this.bandAt(x, y);
+          this.hover.textContent = band === null ? "" : this.describe(band);
+        },
+        hoverEnd: () => {
+          this.hover.textContent = "";
+        },
       },
-      { passive: false },
+      { timeAreaLeft: 0, keys: false },
     );
-    let drag: { startX: number; lastX: number; moved: boolean } | null = null;
-    canvas.addEventListener("pointerdown", (event) => {
-      if (event.button !== 0) return;
-      canvas.setPointerCapture(event.pointerId);
-      drag = { startX: event.offsetX, lastX: event.offsetX, moved: false };
-    });
-    canvas.addEventListener("pointermove", (event) => {
-      if (drag === null) {
-        const band = this.bandAt(event.offsetX, event.offsetY);
-        this.hover.textContent = band === null ? "" : this.describe(band);
-        return;
-      }
-      if (Math.abs(event.offsetX - drag.startX) > DRAG_THRESHOLD_PX) drag.moved = true;
-      if (drag.moved) {
-        const span = this.window.end - this.window.start;
-        const delta = ((drag.lastX - event.offsetX) / this.width) * span;
-        drag.lastX = event.offsetX;
-        this.show(panWindow(this.window, delta, this.bounds));
-      }
-    });
-    canvas.addEventListener("pointerup", (event) => {
-      if (drag !== null && !drag.moved) {
-        const band = this.bandAt(event.offsetX, event.offsetY);
-        if (band !== null) void this.select(band);
-      }
-      drag = null;
-    });
-    canvas.addEventListener("pointercancel", () => {
-      drag = null;
-    });
-    canvas.addEventListener("pointerleave", () => {
-      this.hover.textContent = "";
-    });
   }
 }

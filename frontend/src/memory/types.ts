@@ -1,6 +1,6 @@
-// Answers of the memory, gpu and snapshot routes (docs/HTTP_API.md).
+// Answers of the memory and snapshot routes (docs/HTTP_API.md).
 
-import type { Finding } from "../analysis/types";
+import type { Finding } from "../panels/types";
 
 export interface MemoryTrend {
   series: "allocated" | "rss";
@@ -55,44 +55,6 @@ export interface MemoryAnswer {
   warnings: string[];
   /** Why the list is empty (a sentence), null when it is not (docs/HTTP_API.md). */
   empty_reason: string | null;
-}
-
-export interface GpuDevice {
-  index: number;
-  name: string | null;
-  bucket: number;
-  t_ns: number[];
-  util: (number | null)[] | null;
-  mem_util: (number | null)[] | null;
-  mem_used: (number | null)[] | null;
-  mem_total: (number | null)[] | null;
-  power_w: (number | null)[] | null;
-  sm_clock_mhz: (number | null)[] | null;
-  temp_c: (number | null)[] | null;
-  pcie_tx: (number | null)[] | null;
-  pcie_rx: (number | null)[] | null;
-}
-
-export interface RankSystem {
-  rank: number;
-  interval_s: number | null;
-  gpu_backend: string | null;
-  gpu_reason: string | null;
-  bucket: number;
-  t_ns: number[];
-  cpu_pct: (number | null)[] | null;
-  rss: (number | null)[] | null;
-  devices: GpuDevice[];
-  steps: { step: number[]; start_ns: number[]; every: number };
-}
-
-export interface GpuAnswer {
-  run: string;
-  rank: number | null;
-  origin_ns: string;
-  gpu_reason: string | null;
-  ranks: RankSystem[];
-  warnings: string[];
 }
 
 export interface Frame {

@@ -2,12 +2,12 @@
 // `python -m cProfile -o`, Lightning's AdvancedProfiler), summed over the selected rank's
 // profiles, with a server-side filter, sortable columns and the files it comes from.
 
-import { getJson, type ProgressListener, runQuery } from "../api";
-import type { Dashboard } from "../dashboard";
-import { h } from "../dom";
-import { formatCount, formatDuration, formatPercent } from "../format";
-import { readHash, updateHash } from "../hashState";
-import { type Column, dataTable, type SortState } from "../table";
+import { getJson, type ProgressListener, runQuery } from "../base/api";
+import type { Dashboard } from "../base/dashboard";
+import { h } from "../base/dom";
+import { formatCount, formatDuration, formatPercent } from "../base/format";
+import { readHash, updateHash } from "../base/hashState";
+import { type Column, dataTable, type SortState } from "../base/table";
 import type { PythonAnswer, PythonFile, PythonRow, PythonSort } from "./types";
 
 const MAX_ROWS = 2000;

@@ -1,11 +1,11 @@
 // The Tasks tab: profile_task's summaries (docs/CAPTURE.md) — per task type and rank, the traced
 // invocations and the statistics of the operators its PROFILE_TASK_OPS pattern selected.
 
-import { getJson, type ProgressListener, runQuery } from "../api";
-import type { Dashboard } from "../dashboard";
-import { h } from "../dom";
-import { formatCount, formatDuration } from "../format";
-import { type Column, dataTable, durationColumn } from "../table";
+import { getJson, type ProgressListener, runQuery } from "../base/api";
+import type { Dashboard } from "../base/dashboard";
+import { h } from "../base/dom";
+import { formatCount, formatDuration } from "../base/format";
+import { type Column, dataTable, durationColumn } from "../base/table";
 
 interface TaskOperator {
   name: string;

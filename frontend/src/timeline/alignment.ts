@@ -1,6 +1,6 @@
 // How each rank's clock was put on rank 0's, in words for the rank header and its tooltip.
 
-import { formatDuration } from "../format";
+import { formatDuration } from "../base/format";
 import type { Alignment, AlignmentMethod } from "./types";
 
 const METHOD_EXPLANATIONS: Record<AlignmentMethod, string> = {

@@ -1,6 +1,6 @@
 // Client for the timeline routes (docs/HTTP_API.md, "Timeline").
 
-import { getJson, type ProgressListener } from "../api";
+import { getJson, type ProgressListener } from "../base/api";
 import type { EventRef, SearchResult, TileResponse, TimelineEvent, TimelineMeta } from "./types";
 
 /** Also caps the results kept for next/prev. */

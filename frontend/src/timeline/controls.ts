@@ -1,7 +1,7 @@
 // Toolbar controls of the timeline: rank on/off toggles and the jump-to-step selector.
 
-import { h } from "../dom";
-import { formatDuration } from "../format";
+import { h } from "../base/dom";
+import { formatDuration } from "../base/format";
 import type { RankMeta, StepExtent } from "./types";
 
 export function rankToggles(

@@ -1,7 +1,7 @@
 // The Timeline tab. One view is kept for the current run, so switching tabs keeps its state;
 // the first view of the page load starts from the hash.
 
-import type { Dashboard } from "../dashboard";
+import type { Dashboard } from "../base/dashboard";
 import { EMPTY_STATE, readTimelineHash, writeTimelineHash } from "./hashState";
 import { TimelineView } from "./timelineView";
 

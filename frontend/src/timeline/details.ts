@@ -1,7 +1,7 @@
-// The details panel of the selected event. Every server string goes in as text (dom.ts h()).
+// The details panel of the selected event. Every server string goes in as text (base/dom.ts h()).
 
-import { h } from "../dom";
-import { formatDuration, formatTimestamp } from "../format";
+import { h } from "../base/dom";
+import { formatDuration, formatTimestamp } from "../base/format";
 import type { EventRef, TimelineEvent } from "./types";
 
 export interface DetailsOptions {

@@ -1,9 +1,9 @@
 // The timeline's keys in the location hash: start, end (view window, relative ns), sel
 // ("rank:id"), ranks (enabled ranks, absent = all) and q (search text).
 
-import { readHash, updateHash } from "../hashState";
+import { readHash, updateHash } from "../base/hashState";
 import type { EventRef } from "./types";
-import type { TimeWindow } from "./viewWindow";
+import type { TimeWindow } from "../canvas/viewWindow";
 
 export interface TimelineHashState {
   window: TimeWindow | null;

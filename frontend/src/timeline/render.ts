@@ -3,9 +3,9 @@
 // a frame. Whatever tile is at hand is drawn in the current window, so a stale tile shows
 // scaled until the fresh one arrives.
 
-import { formatBytes, formatCount } from "../format";
-import type { CanvasTheme } from "./canvasTheme";
-import { PALETTE_SIZE } from "./colors";
+import { formatBytes, formatCount } from "../base/format";
+import type { CanvasTheme } from "../canvas/canvasTheme";
+import { PALETTE_SIZE } from "../canvas/colors";
 import {
   AXIS_HEIGHT,
   GUTTER_WIDTH,
@@ -19,7 +19,7 @@ import type { LaneBoxes, Tile } from "./tile";
 import { alignmentSummary } from "./alignment";
 import { type TimeAxis, timeAxis } from "./axis";
 import type { CounterSeries } from "./types";
-import type { TimeWindow } from "./viewWindow";
+import type { TimeWindow } from "../canvas/viewWindow";
 
 export const FONT = "11px Roboto, 'Helvetica Neue', Arial, sans-serif";
 const HEADER_FONT = "500 12px Roboto, 'Helvetica Neue', Arial, sans-serif";

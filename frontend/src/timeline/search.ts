@@ -1,9 +1,9 @@
 // Search box with a result count and next/prev (also Enter / Shift+Enter). Typing only counts the
 // matches; moving to one is explicit, and starts from the first match at or after the view.
 
-import { ApiError } from "../api";
-import { h } from "../dom";
-import { formatCount } from "../format";
+import { ApiError } from "../base/api";
+import { h } from "../base/dom";
+import { formatCount } from "../base/format";
 import type { SearchMatch, SearchResult } from "./types";
 
 const TYPING_DEBOUNCE_MS = 250;

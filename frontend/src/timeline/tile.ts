@@ -1,7 +1,7 @@
 // A tile answer turned into typed arrays with the indexes drawing and hit-testing need: boxes
 // grouped by colour (one fill per colour) and by row in time order (binary search under the mouse).
 
-import { colorSlot, PALETTE_SIZE } from "./colors";
+import { colorSlot, PALETTE_SIZE } from "../canvas/colors";
 import type { CounterSeries, TileFlow, TileResponse } from "./types";
 
 export interface LaneBoxes {

@@ -2,10 +2,10 @@
 // margin each side, so short pans need nothing new) once the view has settled, skips the request
 // when the tile at hand or in flight already covers the view, and aborts requests the view has left.
 
-import type { ProgressListener } from "../api";
+import type { ProgressListener } from "../base/api";
 import { fetchTiles, type TileQuery } from "./api";
 import { prepareTile, type Tile } from "./tile";
-import type { TimeWindow } from "./viewWindow";
+import type { TimeWindow } from "../canvas/viewWindow";
 
 const SETTLE_MS = 60;
 const MAX_WIDTH_PX = 8192;

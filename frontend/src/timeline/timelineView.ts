@@ -1,59 +1,29 @@
 // The Timeline dashboard of one run: owns the view state (window, ranks, selection), wires the
 // canvas, tiles, search, controls and details panel together, and keeps the hash in sync.
 
-import { ApiError, type ProgressListener } from "../api";
-import { h } from "../dom";
-import { formatBytes, formatCount, formatDuration, formatTimestamp } from "../format";
-import type { Progress } from "../types";
-import { alignmentDetails } from "./alignment";
+import { ApiError, type ProgressListener } from "../base/api";
+import { h } from "../base/dom";
+import { attachPanZoom, nsPerPx, panByPx, timeAtPx, zoomAtPx } from "../canvas/panZoom";
+import { clampWindow, fitWindow, revealWindow, runBounds, type TimeWindow } from "../canvas/viewWindow";
+import { MANY_RANKS, startingRanks } from "../panels/rankHeatmap";
 import { fetchEvent, fetchTimelineMeta, searchEvents } from "./api";
-import { type CanvasTheme, readCanvasTheme } from "./canvasTheme";
-import { MANY_RANKS, startingRanks } from "../rankHeatmap";
 import { rankPicker, rankToggles, stepSelect } from "./controls";
 import { renderDetails } from "./details";
 import { type TimelineHashState, writeTimelineHash } from "./hashState";
-import {
-  AXIS_HEIGHT,
-  bandAt,
-  GUTTER_WIDTH,
-  type LaneBand,
-  layoutTimeline,
-  rowAt,
-  type TimelineLayout,
-  visibleRanks,
-} from "./layout";
-import { attachNavigation } from "./navigation";
-import { drawTimeline, formatCounterValue, type LaneSpan } from "./render";
+import { GUTTER_WIDTH, layoutTimeline, type TimelineLayout, visibleRanks } from "./layout";
+import { hitTest, hoverOf, type PointerHit } from "./pointer";
+import type { LaneSpan } from "./render";
 import { TimelineSearch } from "./search";
-import { boxAt, type Tile } from "./tile";
+import { sameRef, selectionSpans } from "./selection";
+import { type SceneParts, TimelineStage } from "./stage";
+import type { Tile } from "./tile";
 import { TileLoader } from "./tileLoader";
 import type { EventRef, SearchMatch, TimelineEvent, TimelineMeta } from "./types";
-import {
-  clampWindow,
-  fitWindow,
-  panWindow,
-  revealWindow,
-  runBounds,
-  type TimeWindow,
-  zoomWindow,
-} from "./viewWindow";
 
 const HASH_WRITE_MS = 200;
 const HOVER_SLACK_PX = 2;
 /** A match fills the middle third of the view it is zoomed to. */
 const MATCH_PADDING = 1;
-
-interface Hit {
-  band: LaneBand;
-  /** Index in the tile lane, or -1 on empty space. */
-  box: number;
-  row: number;
-  time: number;
-}
-
-function sameRef(a: EventRef | null, b: EventRef | null): boolean {
-  return a !== null && b !== null && a.rank === b.rank && a.id === b.id;
-}
 
 export class TimelineView {
   readonly element: HTMLElement;
@@ -73,18 +43,11 @@ export class TimelineView {
   private hovered: LaneSpan | null = null;
   private selectionRequest = new AbortController();
 
-  private readonly canvas = h("canvas", {
-    class: "timeline-canvas",
-    tabindex: 0,
-    "data-testid": "timeline-canvas",
-    "aria-label": "Timeline: W/S or the wheel zoom, A/D or dragging pan, click selects",
-  });
-  private readonly ctx: CanvasRenderingContext2D;
-  private theme: CanvasTheme;
-  private readonly scroller = h("div", { class: "timeline-scroller" });
-  private readonly spacer = h("div", { class: "timeline-spacer" });
-  private readonly tooltip = h("div", { class: "chart-tooltip timeline-tooltip", hidden: true });
-  private readonly status = h("div", { class: "timeline-status", "data-testid": "timeline-status", hidden: true });
+  private readonly stage = new TimelineStage(
+    () => this.sceneParts(),
+    () => this.requestTiles(false),
+  );
+  private readonly canvas = this.stage.canvas;
   private readonly details = h(
     "section",
     { class: "timeline-details", "data-testid": "timeline-details", "aria-live": "polite" },
@@ -94,9 +57,6 @@ export class TimelineView {
   private readonly stepPicker = h("label", { class: "step-picker" });
   private readonly search: TimelineSearch;
   private readonly tiles: TileLoader;
-  private readonly observers: { disconnect(): void }[] = [];
-  private size = { width: 0, height: 0, dpr: 1 };
-  private drawPending = false;
   private hashTimer = 0;
 
   constructor(
@@ -106,10 +66,6 @@ export class TimelineView {
     this.window = initial.window;
     this.selected = initial.selected;
     this.enabledRanks = initial.enabledRanks && new Set(initial.enabledRanks);
-    const ctx = this.canvas.getContext("2d", { alpha: false });
-    if (ctx === null) throw new Error("This browser cannot draw on a canvas.");
-    this.ctx = ctx;
-    this.theme = readCanvasTheme();
     if (this.selected) this.canvas.dataset["selected"] = `${this.selected.rank}:${this.selected.id}`;
 
     this.search = new TimelineSearch({
@@ -122,17 +78,15 @@ export class TimelineView {
     this.tiles = new TileLoader(run, {
       onTile: (tile) => {
         this.tile = tile;
-        this.status.hidden = true;
+        this.stage.hideStatus();
         this.scheduleDraw();
       },
-      onProgress: (progress) => this.showProgress(progress),
-      onError: (error) => this.showError(error),
+      onProgress: (progress) => this.stage.showProgress(progress),
+      onError: (error) => this.stage.showError(error),
     });
 
     const reset = h("button", { type: "button", "data-testid": "timeline-reset" }, "Reset zoom");
     reset.addEventListener("click", () => this.setWindow(this.bounds));
-    this.scroller.append(this.canvas, this.spacer);
-    this.scroller.addEventListener("scroll", () => this.scheduleDraw());
     this.element = h(
       "div",
       { class: "timeline", "data-testid": "timeline", "data-run": run },
@@ -145,11 +99,10 @@ export class TimelineView {
         this.search.element,
         h("span", { class: "muted hint" }, "W/S or wheel: zoom · A/D or drag: pan · Esc: deselect"),
       ),
-      h("div", { class: "timeline-stage" }, this.scroller, this.tooltip, this.status),
+      this.stage.element,
       this.details,
     );
-    this.attachObservers();
-    attachNavigation(this.canvas, {
+    attachPanZoom(this.canvas, {
       zoomAt: (x, factor) => this.zoomAt(x, factor),
       panBy: (px) => this.panBy(px),
       timeAreaWidth: () => this.timeAreaWidth(),
@@ -157,7 +110,7 @@ export class TimelineView {
       hoverAt: (x, y) => this.hoverAt(x, y),
       hoverEnd: () => this.setHover(null, null),
       escape: () => this.select(null, false),
-    });
+    }, { timeAreaLeft: GUTTER_WIDTH, keys: true });
   }
 
   /** Fetch (or re-fetch, on TensorBoard's reload) the run's meta, then tiles, selection, search.
@@ -215,18 +168,7 @@ export class TimelineView {
   dispose(): void {
     this.tiles.cancel();
     this.selectionRequest.abort();
-    for (const observer of this.observers) observer.disconnect();
-  }
-
-  private attachObservers(): void {
-    const resize = new ResizeObserver(() => this.resize());
-    resize.observe(this.scroller);
-    const theme = new MutationObserver(() => {
-      this.theme = readCanvasTheme();
-      this.scheduleDraw();
-    });
-    theme.observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
-    this.observers.push(resize, theme);
+    this.stage.dispose();
   }
 
   // ---- view state -------------------------------------------------------------------------
@@ -252,7 +194,7 @@ export class TimelineView {
       ...(many ? [rankPicker(meta.ranks, [...enabled].sort((a, b) => a - b), (ranks) => this.setEnabledRanks(new Set(ranks)))] : []),
       ...rankToggles(toggled, (rank) => this.isRankEnabled(rank), (rank) => this.toggleRank(rank)),
     );
-    this.resizeSpacer();
+    this.stage.setLanesHeight(this.layout.height);
     this.scheduleDraw();
   }
 
@@ -304,28 +246,24 @@ export class TimelineView {
   }
 
   private timeAreaWidth(): number {
-    return Math.max(0, this.size.width - GUTTER_WIDTH);
+    return Math.max(0, this.stage.width - GUTTER_WIDTH);
   }
 
   private timeAt(x: number): number {
-    const window = this.window ?? this.bounds;
-    return window.start + ((x - GUTTER_WIDTH) / Math.max(1, this.timeAreaWidth())) * (window.end - window.start);
+    return timeAtPx(this.window ?? this.bounds, x, GUTTER_WIDTH, this.timeAreaWidth());
   }
 
   private nsPerPx(): number {
-    const window = this.window ?? this.bounds;
-    return (window.end - window.start) / Math.max(1, this.timeAreaWidth());
+    return nsPerPx(this.window ?? this.bounds, this.timeAreaWidth());
   }
 
   private zoomAt(x: number | null, factor: number): void {
     const window = this.window;
-    if (!window) return;
-    const anchor = x === null ? (window.start + window.end) / 2 : this.timeAt(x);
-    this.navigateTo(zoomWindow(window, anchor, factor, this.bounds));
+    if (window) this.navigateTo(zoomAtPx(window, x, GUTTER_WIDTH, this.timeAreaWidth(), factor, this.bounds));
   }
 
   private panBy(px: number): void {
-    if (this.window) this.navigateTo(panWindow(this.window, px * this.nsPerPx(), this.bounds));
+    if (this.window) this.navigateTo(panByPx(this.window, px, this.timeAreaWidth(), this.bounds));
   }
 
   /** Zooming or panning against the run's edges changes nothing: spare the redraw. */
@@ -415,16 +353,9 @@ export class TimelineView {
 
   // ---- pointer -----------------------------------------------------------------------------
 
-  private hitTest(x: number, y: number): Hit | { rankBand: number } | null {
-    if (y < AXIS_HEIGHT) return null;
-    const band = bandAt(this.layout, y - AXIS_HEIGHT + this.scroller.scrollTop);
-    if (!band) return null;
-    if (band.type === "rank") return { rankBand: band.rank.rank };
-    const time = this.timeAt(x);
-    const row = rowAt(band, y - AXIS_HEIGHT + this.scroller.scrollTop);
-    const boxes = this.tile?.lanes.get(band.lane.id);
-    const box = boxes && row >= 0 && x >= GUTTER_WIDTH ? boxAt(boxes, row, time, HOVER_SLACK_PX * this.nsPerPx()) : -1;
-    return { band, box, row, time };
+  private hitTest(x: number, y: number): PointerHit {
+    const query = { x, y, scrollTop: this.stage.scrollTop, time: this.timeAt(x), slack: HOVER_SLACK_PX * this.nsPerPx() };
+    return hitTest(this.layout, this.tile, query);
   }
 
   private clickAt(x: number, y: number): void {
@@ -448,124 +379,35 @@ export class TimelineView {
   }
 
   private hoverAt(x: number, y: number): void {
-    const hit = this.hitTest(x, y);
-    if (hit === null) return this.setHover(null, null);
-    if ("rankBand" in hit) {
-      const rank = this.meta?.ranks.find((r) => r.rank === hit.rankBand);
-      this.canvas.style.cursor = "pointer";
-      return this.setHover(null, rank ? [`rank ${rank.rank} (click to ${this.collapsedRanks.has(rank.rank) ? "expand" : "collapse"})`, ...alignmentDetails(rank.alignment)] : null, x, y);
-    }
-    this.canvas.style.cursor = "";
-    const lane = hit.band.lane;
-    if (x < GUTTER_WIDTH) return this.setHover(null, [lane.label, `rank ${hit.band.rank} · ${lane.kind}`], x, y);
-    if (lane.kind === "counter") return this.setHover(null, this.counterTooltip(hit), x, y);
-    const boxes = this.tile?.lanes.get(lane.id);
-    if (!boxes || hit.box < 0) return this.setHover(null, null);
-    const start = boxes.start[hit.box] ?? 0;
-    const end = boxes.end[hit.box] ?? 0;
-    const count = boxes.count[hit.box] ?? 1;
-    const name = this.tile?.names[boxes.name[hit.box] ?? 0] ?? "";
-    const zero = this.meta?.start ?? 0;
-    const lines =
-      count > 1
-        ? [`${formatCount(count)} events`, `longest: ${name}`, `over ${formatDuration(end - start)} from ${formatTimestamp(start - zero)}`, "click to zoom in"]
-        : [name, `duration ${formatDuration(end - start)}`, `start ${formatTimestamp(start - zero)}`];
-    this.setHover({ lane: lane.id, row: hit.row, start, end }, lines, x, y);
-  }
-
-  private counterTooltip(hit: Hit): string[] | null {
-    const series = this.tile?.counters.get(hit.band.lane.id);
-    if (!series) return null;
-    // The value in force at the cursor: the last point at or before it.
-    let index = -1;
-    for (let i = 0; i < series.t.length && (series.t[i] ?? 0) <= hit.time; i += 1) index = i;
-    const value = series.value[index];
-    if (value === undefined) return null;
-    return [hit.band.lane.label, formatCounterValue(hit.band.lane.label, value)];
+    const hover = hoverOf(this.hitTest(x, y), x, this.tile, this.meta, this.collapsedRanks);
+    if (hover === null) return this.setHover(null, null);
+    this.canvas.style.cursor = hover.cursor;
+    this.setHover(hover.span, hover.lines, x, y);
   }
 
   private setHover(span: LaneSpan | null, lines: string[] | null, x = 0, y = 0): void {
     this.hovered = span;
     this.scheduleDraw();
-    if (lines === null) {
-      this.tooltip.hidden = true;
-      return;
-    }
-    const [title, ...rest] = lines;
-    this.tooltip.replaceChildren(
-      h("div", { class: "tooltip-title" }, title ?? ""),
-      ...rest.map((line) => h("div", {}, line)),
-    );
-    this.tooltip.hidden = false;
-    const flip = x + 16 + this.tooltip.offsetWidth > this.size.width;
-    this.tooltip.style.left = `${flip ? x - 12 - this.tooltip.offsetWidth : x + 16}px`;
-    this.tooltip.style.top = `${y + 16}px`;
-  }
-
-  // ---- status ------------------------------------------------------------------------------
-
-  private showProgress(progress: Progress): void {
-    const percent = Math.round(Math.min(1, Math.max(0, progress.fraction)) * 100);
-    this.status.removeAttribute("role");
-    this.status.textContent = `Reading run files… ${percent} % (${formatBytes(progress.done_bytes)} of ${formatBytes(progress.total_bytes)})`;
-    this.status.hidden = false;
-  }
-
-  /** The previous tile stays drawn underneath: the view is still usable. */
-  private showError(error: unknown): void {
-    const detail = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
-    this.status.setAttribute("role", "alert");
-    this.status.textContent = `Could not load this part of the timeline: ${detail}`;
-    this.status.hidden = false;
+    this.stage.showTooltip(lines, x, y);
   }
 
   // ---- drawing -----------------------------------------------------------------------------
 
-  private resize(): void {
-    const width = this.scroller.clientWidth;
-    const height = this.scroller.clientHeight;
-    const dpr = window.devicePixelRatio || 1;
-    if (width === this.size.width && height === this.size.height && dpr === this.size.dpr) return;
-    this.size = { width, height, dpr };
-    if (width === 0 || height === 0) return;
-    this.canvas.style.width = `${width}px`;
-    this.canvas.style.height = `${height}px`;
-    this.canvas.width = Math.round(width * dpr);
-    this.canvas.height = Math.round(height * dpr);
-    this.resizeSpacer();
-    this.requestTiles(false);
-    this.drawNow();
-  }
-
-  /** The spacer gives the scroller the lanes' full height, so its scrollbar moves the lanes. */
-  private resizeSpacer(): void {
-    this.spacer.style.height = `${Math.max(0, AXIS_HEIGHT + this.layout.height - this.size.height)}px`;
-  }
-
   private scheduleDraw(): void {
-    if (this.drawPending) return;
-    this.drawPending = true;
-    requestAnimationFrame(() => this.drawNow());
+    this.stage.scheduleDraw();
   }
 
-  private drawNow(): void {
-    this.drawPending = false;
-    const { width, height, dpr } = this.size;
-    if (width === 0 || height === 0 || !this.window) return;
-    this.ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawTimeline(this.ctx, {
-      width,
-      height,
-      scrollTop: this.scroller.scrollTop,
+  private sceneParts(): SceneParts | null {
+    if (!this.window) return null;
+    return {
       window: this.window,
       zero: this.meta?.start ?? 0,
       layout: this.layout,
       tile: this.tile,
-      theme: this.theme,
       hovered: this.hovered,
-      ...this.selectionSpans(),
+      ...selectionSpans(this.selected, this.selectedEvent, this.flowPeer),
       emptyMessage: this.emptyMessage(),
-    });
+    };
   }
 
   private emptyMessage(): string | null {
@@ -573,18 +415,5 @@ export class TimelineView {
     return this.meta?.ranks.length
       ? "Every rank is hidden: turn one on with the rank buttons above."
       : "This run has no timeline events: no MyTimer spans and no profiler traces yet.";
-  }
-
-  private selectionSpans(): { selected: LaneSpan | null; flow: { from: LaneSpan; to: LaneSpan } | null } {
-    const event = this.selectedEvent;
-    if (!event || !sameRef(event, this.selected)) return { selected: null, flow: null };
-    const span = (e: TimelineEvent): LaneSpan => ({ lane: e.lane, row: e.row, start: e.start, end: e.start + e.dur });
-    const selected = span(event);
-    const peer = this.flowPeer;
-    if (!peer) return { selected, flow: null };
-    // Arrows point from the launch (the runtime call) to the device event.
-    return event.kind === "runtime"
-      ? { selected, flow: { from: selected, to: span(peer) } }
-      : { selected, flow: { from: span(peer), to: selected } };
   }
 }

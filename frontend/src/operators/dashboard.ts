@@ -1,11 +1,11 @@
 // The Operators tab: per operator (or per operator and input shapes) calls and host / device
 // self and total time, a filter, a sortable table and the top operators as bars.
 
-import type { Dashboard } from "../dashboard";
-import { h } from "../dom";
-import { formatCount, formatDuration } from "../format";
-import { readHash, updateHash } from "../hashState";
-import { type Column, dataTable, durationColumn, type SortState } from "../table";
+import type { Dashboard } from "../base/dashboard";
+import { h } from "../base/dom";
+import { formatCount, formatDuration } from "../base/format";
+import { readHash, updateHash } from "../base/hashState";
+import { type Column, dataTable, durationColumn, type SortState } from "../base/table";
 import { fetchOperators } from "./api";
 import type { OperatorRow } from "./types";
 

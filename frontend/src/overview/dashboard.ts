@@ -1,19 +1,23 @@
 // Overview dashboard: findings first, then the step-time breakdown, per-rank step statistics,
 // step time per rank, and the span table.
 
-import { fetchBreakdown, fetchFindings, fetchKernels, fetchOperators } from "./analysis/api";
-import { breakdownChart } from "./analysis/breakdown";
-import { findingsPanel } from "./analysis/findings";
-import type { BreakdownAnswer, Finding, KernelsAnswer, OperatorsAnswer } from "./analysis/types";
+import { fetchBreakdown, fetchFindings } from "../panels/api";
+import { fetchKernels } from "../kernels/api";
+import { fetchOperators } from "../operators/api";
+import { breakdownChart } from "../panels/breakdown";
+import { findingsPanel } from "../panels/findings";
+import type { BreakdownAnswer, Finding } from "../panels/types";
+import type { KernelsAnswer } from "../kernels/types";
+import type { OperatorsAnswer } from "../operators/types";
 import { fetchSummary } from "./api";
-import { lineChart } from "./chart";
-import type { Dashboard, NavigationParams } from "./dashboard";
-import { h } from "./dom";
-import { durationTickFormat, formatCount, formatDuration, formatPercent } from "./format";
-import { readHash, updateHash } from "./hashState";
-import { type Column, dataTable, durationColumn, type SortState } from "./table";
-import { MANY_RANKS, RankHeatmapPanel } from "./rankHeatmap";
-import { seriesColor } from "./theme";
+import { lineChart } from "../base/chart";
+import type { Dashboard, NavigationParams } from "../base/dashboard";
+import { h } from "../base/dom";
+import { durationTickFormat, formatCount, formatDuration, formatPercent } from "../base/format";
+import { readHash, updateHash } from "../base/hashState";
+import { type Column, dataTable, durationColumn, type SortState } from "../base/table";
+import { MANY_RANKS, RankHeatmapPanel } from "../panels/rankHeatmap";
+import { seriesColor } from "../base/theme";
 import type { RankSummary, SpanRow, Summary } from "./types";
 
 const DEFAULT_SPAN_SORT: SortState = { key: "total_ns", direction: "desc" };

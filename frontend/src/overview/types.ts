@@ -1,28 +1,6 @@
-// JSON shapes of the plugin's HTTP routes, as documented in docs/HTTP_API.md.
+// The answer of the summary route (docs/HTTP_API.md).
 
-export type RunStatus = "finished" | "live" | "stopped";
-
-/** One job of a run directory that a script was run into more than once. */
-export interface JobInfo {
-  id: string;
-  /** The run name its views are served under (the directory's own name for the newest). */
-  run: string;
-  started_unix_ns: number;
-  ranks: number[];
-}
-
-export interface RunInfo {
-  name: string;
-  ranks: number[];
-  sources: string[];
-  updated_ns: number;
-  status: RunStatus;
-  /** The run directory's name: `name` unless this is an older job in it. */
-  directory: string;
-  job: string | null;
-  /** Newest first; empty when the directory holds one job. */
-  jobs: JobInfo[];
-}
+import type { RunStatus } from "../base/types";
 
 export interface StepTimeStats {
   mean: number;
@@ -97,10 +75,4 @@ export interface Summary {
   spans: SpanRow[];
   spans_truncated: boolean;
   warnings: string[];
-}
-
-export interface Progress {
-  done_bytes: number;
-  total_bytes: number;
-  fraction: number;
 }

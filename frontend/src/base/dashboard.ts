@@ -1,4 +1,4 @@
-// What the plugin shell (app.ts) needs from a dashboard tab.
+// What the plugin shell (src/app.ts) needs from a dashboard tab.
 
 import type { ProgressListener } from "./api";
 import type { RunInfo } from "./types";

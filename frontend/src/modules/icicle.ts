@@ -1,7 +1,7 @@
 // An SVG icicle chart of the module tree: one band per tree level, each module as wide as its
 // time. Redrawn at the container's width; a click on a cell selects its module.
 
-import { h, svg } from "../dom";
+import { h, svg } from "../base/dom";
 import { icicleLayout, type ModuleTree } from "./moduleTree";
 import type { ModuleRow } from "./types";
 

@@ -2,11 +2,11 @@
 // tooltip), the outlier ranks and steps the server found, and a set of picked ranks that
 // opens the Timeline with lanes for those ranks only (`rank_heatmap` route, docs/HTTP_API.md).
 
-import { getJson, type ProgressListener, runQuery } from "./api";
-import type { NavigationParams } from "./dashboard";
-import { h } from "./dom";
-import { formatDuration, formatMemory } from "./format";
-import { readHash, updateHash } from "./hashState";
+import { getJson, type ProgressListener, runQuery } from "../base/api";
+import type { NavigationParams } from "../base/dashboard";
+import { h } from "../base/dom";
+import { formatDuration, formatMemory } from "../base/format";
+import { readHash, updateHash } from "../base/hashState";
 
 /** More ranks than this: the Overview shows the heatmap and the Timeline a compact rank picker. */
 export const MANY_RANKS = 16;

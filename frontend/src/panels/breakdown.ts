@@ -1,10 +1,10 @@
 // The step-time breakdown: one stacked bar per traced step and rank, each category's share of
 // the step (docs/ANALYSIS.md), with the time of each part on hover.
 
-import { h } from "../dom";
-import { formatDuration } from "../format";
-import { chartedRanks } from "../rankHeatmap";
-import { seriesColor } from "../theme";
+import { h } from "../base/dom";
+import { formatDuration } from "../base/format";
+import { chartedRanks } from "./rankHeatmap";
+import { seriesColor } from "../base/theme";
 import type { BreakdownAnswer, StepBreakdown } from "./types";
 
 const MAX_STEPS_PER_RANK = 40;

@@ -3,13 +3,13 @@
 // ModuleProfiler records (attribute paths, forward and backward, device time), else from the
 // run's traces (forward only; `nn.Module:` trace names are class names with counters).
 
-import { lineChart, type LineSeries } from "../chart";
-import type { Dashboard } from "../dashboard";
-import { h } from "../dom";
-import { durationTickFormat, formatCount, formatDuration, formatPercent } from "../format";
-import { readHash, updateHash } from "../hashState";
-import { type Column, dataTable } from "../table";
-import { seriesColor } from "../theme";
+import { lineChart, type LineSeries } from "../base/chart";
+import type { Dashboard } from "../base/dashboard";
+import { h } from "../base/dom";
+import { durationTickFormat, formatCount, formatDuration, formatPercent } from "../base/format";
+import { readHash, updateHash } from "../base/hashState";
+import { type Column, dataTable } from "../base/table";
+import { seriesColor } from "../base/theme";
 import { fetchModuleSteps, fetchModules } from "./api";
 import { icicleChart } from "./icicle";
 import { moduleTree, visibleRows } from "./moduleTree";

@@ -1,7 +1,7 @@
 // Client for the plugin routes (docs/HTTP_API.md). URLs are relative to the iframe's
 // <base href="plugin/tb_perf/">, which keeps them working under TensorBoard's --path_prefix.
 
-import type { Progress, RunInfo, Summary } from "./types";
+import type { Progress, RunInfo } from "./types";
 
 const POLL_INTERVAL_MS = 500;
 
@@ -94,15 +94,4 @@ export function runQuery(run: string, extra: Record<string, string | number | nu
 
 export function fetchRuns(signal: AbortSignal): Promise<RunInfo[]> {
   return getJson<RunInfo[]>("./runs", signal);
-}
-
-export function fetchSummary(
-  run: string,
-  rank: number | null,
-  signal: AbortSignal,
-  onProgress: ProgressListener,
-): Promise<Summary> {
-  const params = new URLSearchParams({ run });
-  if (rank !== null) params.set("rank", String(rank));
-  return getJson<Summary>(`./summary?${params}`, signal, onProgress);
 }

@@ -1,9 +1,9 @@
 // The findings panel: most severe first, each with its evidence, what to change, and a link to
 // the view that shows it. All text from the server is set as text, never as HTML.
 
-import type { NavigationParams } from "../dashboard";
-import { h } from "../dom";
-import { formatCount, formatDuration, formatMemory } from "../format";
+import type { NavigationParams } from "../base/dashboard";
+import { h } from "../base/dom";
+import { formatCount, formatDuration, formatMemory } from "../base/format";
 import type { Finding } from "./types";
 
 const TAB_LABELS: Record<string, string> = {

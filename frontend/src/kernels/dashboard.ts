@@ -1,13 +1,13 @@
 // The Kernels tab: per kernel name statistics (Tensor Cores guessed from names), and GPU
 // utilization and est. SM efficiency over time per device.
 
-import { lineChart } from "../chart";
-import type { Dashboard } from "../dashboard";
-import { h } from "../dom";
-import { formatCount, formatDuration } from "../format";
-import { readHash, updateHash } from "../hashState";
-import { type Column, dataTable, type SortState } from "../table";
-import { seriesColor } from "../theme";
+import { lineChart } from "../base/chart";
+import type { Dashboard } from "../base/dashboard";
+import { h } from "../base/dom";
+import { formatCount, formatDuration } from "../base/format";
+import { readHash, updateHash } from "../base/hashState";
+import { type Column, dataTable, type SortState } from "../base/table";
+import { seriesColor } from "../base/theme";
 import { fetchKernels } from "./api";
 import type { DeviceSeries, KernelRow, NcuSummary } from "./types";
 
