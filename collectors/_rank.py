@@ -7,7 +7,8 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-# Launcher environment variables, in the order DESIGN.md fixes: torchrun, SLURM, Open MPI, PMI.
+# Launcher environment variables, in the order docs/ARCHITECTURE.md (contracts) fixes: torchrun,
+# SLURM, Open MPI, PMI.
 _ENV_PAIRS = (
     ("RANK", "WORLD_SIZE", "LOCAL_RANK", "torchrun"),
     ("SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "slurm"),
