@@ -59,14 +59,14 @@ from _measure import (  # noqa: E402
 
 sys.path.insert(0, str(REPO))
 
-from tb_perf_plugin.ingest.snapshot import RestrictedUnpickler  # noqa: E402
+from tb_perf_plugin.ingest.safe_pickle import RestrictedUnpickler  # noqa: E402
 
 SOURCE = SHARED_DATA / "memory_snapshots/MAGMA27__assignment2-systems/memory_snapshot.pickle"
 MIN_BYTES = 200_000_000
 MAX_BYTES = 1 << 40  # no size limit in the measured calls
 P95_TARGET_S = 0.100
 
-FLOOR_IMPORTS = "from tb_perf_plugin.ingest.snapshot import RestrictedUnpickler\n"
+FLOOR_IMPORTS = "from tb_perf_plugin.ingest.safe_pickle import RestrictedUnpickler\n"
 FLOOR_CALL = """
 with open({path!r}, "rb") as fh:
     data = RestrictedUnpickler(fh).load()

@@ -29,14 +29,8 @@ from pathlib import Path
 import pytest
 
 from tb_perf_plugin.errors import Unreadable
-from tb_perf_plugin.ingest.snapshot import (
-    MAX_TEXT_CHARS,
-    RestrictedUnpickler,
-    Snapshot,
-    check_memo_indices,
-    check_pickle,
-    read_snapshot,
-)
+from tb_perf_plugin.ingest.safe_pickle import RestrictedUnpickler, check_memo_indices, check_pickle
+from tb_perf_plugin.ingest.snapshot import MAX_TEXT_CHARS, Snapshot, read_snapshot
 
 from . import _pickles
 from ._fuzz import case_count, mutate_bytes, mutate_json, run_cases, watchdog

@@ -29,14 +29,14 @@ from tb_perf_plugin.analysis import memory_snapshot as M
 from tb_perf_plugin.analysis import snapshot_tiles
 from tb_perf_plugin.errors import Unreadable
 from tb_perf_plugin.ingest import snapshot as S
-from tb_perf_plugin.ingest.snapshot import (
+from tb_perf_plugin.ingest.safe_pickle import (
     PICKLE_BYTES_PER_BYTE,
     PICKLE_SLACK_BYTES,
     RestrictedUnpickler,
     check_pickle,
     pickle_budget,
-    read_snapshot,
 )
+from tb_perf_plugin.ingest.snapshot import read_snapshot
 from tests.fuzz._fuzz import watchdog
 
 LIMIT = 1 << 30
