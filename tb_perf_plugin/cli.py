@@ -145,7 +145,9 @@ def _export_window(
 ) -> tuple[int, int] | None:
     """--window in ms from the run's start, or --steps A:B (inclusive) as a window."""
     if steps is not None:
-        first, last = _span(steps, "--steps")
+        step_span = _span(steps, "--steps")
+        assert step_span is not None  # _span gives None only for None
+        first, last = step_span
         chosen = [s for s in timeline.steps_json() if first <= s["step"] <= last]
         if not chosen:
             known = [s["step"] for s in timeline.steps_json()]
@@ -228,25 +230,26 @@ def _import_files(files: list[str], run: str, logdir: str | None) -> int:
         if not os.path.isfile(path):
             raise InvalidArgument(f"{path!r} is not a file")
         found = sniff(path)
-        if found.kind is None:
+        kind = found.kind
+        if kind is None:
             raise Unreadable(f"{path}: not importable: {found.reason} (docs/IMPORT.md)")
-        facts, tables = _file_facts(path, found.kind, DEFAULT_MAX_FILE_BYTES)
-        checked.append((path, found, facts, tables))
+        facts, tables = _file_facts(path, kind, DEFAULT_MAX_FILE_BYTES)
+        checked.append((path, found, kind, facts, tables))
     cache = TraceCache()
-    for path, found, facts, tables in checked:
+    for path, found, kind, facts, tables in checked:
         try:
             copy, added = add_to_run(path, target)
         except OSError as exc:
             why = exc.strerror or exc
             raise InvalidArgument(f"cannot copy {path} into {target}: {why}") from None
         if tables is not None:  # TensorBoard then opens it from the cache
-            cache.put(copy, found.kind, tables)
+            cache.put(copy, kind, tables)
         shown = os.path.relpath(copy, target)
         rank = Run.rank_in_file_name(copy)
         what = f"rank {rank}" if rank is not None else "rank 0 (no rank<N> in the file name)"
         verb = "added" if added else "already there, unchanged:"
-        _emit(f"{verb} {path} -> {shown}: {found.kind.value} ({found.reason}), {what}; {facts}")
-        _emit(f"  the plugin shows: {FEEDS[found.kind]}")
+        _emit(f"{verb} {path} -> {shown}: {kind.value} ({found.reason}), {what}; {facts}")
+        _emit(f"  the plugin shows: {FEEDS[kind]}")
     _emit(
         f"run {target}: {len(checked)} file(s) in {os.path.join(*IMPORTED_FOLDER)}; "
         f"open it in the PERF tab or run tb-perf analyze {target}"
@@ -257,15 +260,15 @@ def _import_files(files: list[str], run: str, logdir: str | None) -> int:
 def _fill_cache(run: str, logdir: str | None, executor: str | None) -> int:
     store, name = _resolve(run, logdir, executor)
     try:
-        run = store.find_run(name)
+        found_run = store.find_run(name)
         while True:
             try:
-                tables = store.tables(run, wait_s=1.0)
+                tables = store.tables(found_run, wait_s=1.0)
                 break
             except Progress as progress:
                 fraction = progress.to_json()["progress"]["fraction"]
                 print(f"ingesting {name}: {fraction:.0%}", file=sys.stderr)
-        timeline = store.timeline(run)
+        timeline = store.timeline(found_run)
     finally:
         store.close()
     _emit(

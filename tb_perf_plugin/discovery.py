@@ -302,8 +302,8 @@ def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Ru
         traces = [os.path.join(dirpath, f) for f in filenames if _is_trace(f)]
         traces = [path for path in traces if gate.admits(path)]
         if traces:
-            owner = _enclosing_run(runs, name) or runs.setdefault(name, Run(name, dirpath))
-            owner.traces.extend(traces)
+            trace_owner = _enclosing_run(runs, name) or runs.setdefault(name, Run(name, dirpath))
+            trace_owner.traces.extend(traces)
         owner = _enclosing_run(runs, name)
         snapshots = [os.path.join(dirpath, f) for f in filenames if is_snapshot_name(f)]
         if owner is not None:  # snapshots alone do not make a run
@@ -343,8 +343,9 @@ def _group_jobs(writers: list[WriterFiles]) -> list[list[WriterFiles]]:
 
 def _job_id(writers: list[WriterFiles]) -> str:
     first = writers[0]  # an id is a run name's part: only one of the collectors' form is taken
-    if first.meta is not None and re.fullmatch(_WRITER_ID, first.meta.writer_id or ""):
-        return first.meta.writer_id
+    writer_id = first.meta.writer_id if first.meta is not None else None
+    if writer_id is not None and re.fullmatch(_WRITER_ID, writer_id):
+        return writer_id
     return time.strftime("%Y%m%dT%H%M%S", time.gmtime(first.started_ns // 10**9))
 
 

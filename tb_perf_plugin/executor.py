@@ -139,6 +139,7 @@ def _new_process_pool(max_workers: int) -> concurrent.futures.ProcessPoolExecuto
     """Forkserver where available (never fork inside TensorBoard's threaded server), with the
     parsers preloaded in the server so a fresh worker costs a fork, not the imports; else
     spawn."""
+    context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(_PRELOADED)

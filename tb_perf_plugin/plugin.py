@@ -105,7 +105,8 @@ class TbPerfPlugin(base_plugin.TBPlugin):
 
         return serve
 
-    @wrappers.Request.application
+    # werkzeug types `application` for plain functions; it documents bound methods too
+    @wrappers.Request.application  # type: ignore[arg-type]
     def _serve_static(self, request: wrappers.Request) -> wrappers.Response:
         name = request.path.rsplit("/static/", 1)[-1]
         path = self._static_files.get(name)

@@ -146,7 +146,8 @@ def stacked_bars_svg(bars: list[tuple[str, list[float]]], names: list[str], unit
     ]
     scale = (height - bottom - 10) / top
     for i, (label, values) in enumerate(bars):
-        x, y = left + i * step + 2, height - bottom
+        x = left + i * step + 2
+        y: float = height - bottom
         for j, value in enumerate(values):
             h = value * scale
             if h <= 0:

@@ -11,6 +11,7 @@ that takes long; while it runs, the store raises `Progress` (HTTP 202).
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -256,14 +257,15 @@ class RunStore:
         self, run: Run, snapshots: list[tuple[int | None, str]]
     ) -> tuple[list[SnapshotFacts], list[str]]:
         """What the memory findings use of each snapshot, and why a snapshot was skipped."""
-        facts, problems = [], []
+        facts: list[SnapshotFacts] = []
+        problems: list[str] = []
         for rank, path in snapshots:
             name = relative_path(run, path)
             try:
                 snap = self._snapshots.get(path, self.max_file_bytes)
                 facts.append(snapshot_facts(
                     name, rank, memory_snapshot.snapshot_summary(snap),
-                    lambda d, snap=snap: memory_snapshot.by_first_user_frame(snap, d),
+                    functools.partial(memory_snapshot.by_first_user_frame, snap),
                 ))  # fmt: skip
             except TbPerfError as exc:  # messages name the file: say where it is
                 folder = os.path.dirname(name)

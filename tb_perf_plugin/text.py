@@ -184,7 +184,8 @@ def _top_modules(rows: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]
     timed.sort(key=lambda i: -rows[i]["total"]["total_ns"])
     at = {row["path"]: i for i, row in enumerate(rows)}
     keep: set[int] = set()
-    for i in timed[:limit]:
+    for most_timed in timed[:limit]:
+        i: int | None = most_timed
         while i is not None and i not in keep:
             keep.add(i)
             i = at.get(rows[i]["parent"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -24,6 +24,8 @@ MIN_PAIRS_FOR_DRIFT = 8
 OUTLIER_SCALES = 6.0
 MIN_OUTLIER_NS = 20_000  # pairs closer than this to the fit are never outliers
 MAX_REFITS = 5
+
+_Times = TypeVar("_Times", np.ndarray, np.int64)  # an array of times or one
 
 
 class Method(str, Enum):
@@ -45,7 +47,7 @@ class Alignment:
     pairs: int = 0  # matched collectives or steps behind a fitted alignment
     outliers: int = 0  # pairs set aside by the fit
 
-    def apply(self, t: np.ndarray) -> np.ndarray:
+    def apply(self, t: _Times) -> _Times:
         """Map int64 ns on this rank's clock to rank 0's clock."""
         shifted = t + np.int64(self.offset_ns)
         if self.drift_ns_per_s:

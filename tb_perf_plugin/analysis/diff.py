@@ -241,7 +241,7 @@ def _balance(facts: RunFacts) -> dict[str, Any]:
 def representative_step(facts: RunFacts, steps: set[int] | None = None) -> dict[str, Any] | None:
     """The step whose time is nearest the run's median (among `steps` when given): a typical
     step to open in the timeline."""
-    times = {}
+    times: dict[int, int] = {}
     for rank_steps in facts.step_times.values():
         for step, ns in rank_steps.items():
             if steps is None or step in steps:
@@ -267,7 +267,7 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
         note = f"rank numbers differ ({b_ranks} vs {c_ranks}): only {matched} are matched"
     step = compare_step_times(run_step_times(baseline), run_step_times(candidate))
     source = baseline.category_source or candidate.category_source
-    categories = []
+    categories: list[dict[str, Any]] = []
     if baseline.category_source == candidate.category_source:
         for name in dict.fromkeys([*baseline.categories, *candidate.categories]):
             old, new = baseline.categories.get(name, 0.0), candidate.categories.get(name, 0.0)

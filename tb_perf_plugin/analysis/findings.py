@@ -159,7 +159,7 @@ class AnalysisInputs:
     collective_waits: dict[int, pd.Series] = field(default_factory=dict)
 
 
-def evidence(**values: tuple[float, str]) -> dict[str, dict[str, Any]]:
+def evidence(**values: tuple[float | str, str]) -> dict[str, dict[str, Any]]:
     return {
         name: {"value": round(v, 4) if isinstance(v, float) else v, "unit": unit}
         for name, (v, unit) in values.items()

@@ -475,7 +475,7 @@ def fragmentation(snap: Snapshot) -> list[dict[str, Any]]:
     np.maximum.at(largest, seg_of[inactive], b["size"].to_numpy()[inactive])
     blocks = np.bincount(seg_of, minlength=n)
     free = s["total_size"].to_numpy() - s["allocated_size"].to_numpy()
-    out = [
+    out: list[dict[str, Any]] = [
         {
             "segment": i,
             "device": int(s["device"].iat[i]),

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from ..ingest.meta import ModuleSettings
@@ -376,7 +377,7 @@ def _phase_keys(table: pd.DataFrame) -> np.ndarray:
     return table["node"].to_numpy(np.int64) * 2 + table["phase"].to_numpy(np.int64)
 
 
-def _with_total(per_phase: np.ndarray, total: np.ndarray) -> np.ndarray:
+def _with_total(per_phase: np.ndarray, total: npt.ArrayLike) -> np.ndarray:
     """(n, 2) forward/backward columns plus the `total` column."""
     return np.column_stack([per_phase, total])
 

@@ -399,7 +399,8 @@ def tabulate(stats: Stats) -> dict[str, Any]:
     if not stats:
         raise BadStructure("it holds no profiled functions")
     rows = []
-    total_tt, calls, primitive = 0, 0, 0
+    total_tt: float = 0
+    calls, primitive = 0, 0
     for (filename, line, name), (cc, nc, tt, ct) in stats.items():
         total_tt += tt  # in the file's order, one addition at a time: pstats' own total
         calls += nc

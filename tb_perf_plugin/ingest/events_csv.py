@@ -12,6 +12,7 @@ Unix-epoch nanosecond scale).
 
 from __future__ import annotations
 
+import _csv
 import csv
 import decimal
 import io
@@ -123,7 +124,7 @@ def read_events_csv(path: str, max_bytes: int) -> TraceTables:
         raise Unreadable(f"{name}: unreadable ({exc.strerror or exc})") from None
 
 
-def _parse(reader: csv.reader, path: str) -> TraceTables:
+def _parse(reader: _csv.Reader, path: str) -> TraceTables:
     name = os.path.basename(path)
     header = next(reader, None)
     if header is None:
@@ -189,20 +190,20 @@ def _parse(reader: csv.reader, path: str) -> TraceTables:
     if layout.ignored:
         meta.problems.append(f"columns not read: {', '.join(layout.ignored)} (docs/IMPORT.md)")
     n = len(names)
-    kind = np.array(kinds, dtype=np.int8)
+    kind_column = np.array(kinds, dtype=np.int8)
     pid = np.array(integers.get("pid", [0] * n), dtype=np.int64)
     pid[pid < 0] = 0
     tid = _thread_ids(integers.get("tid"), threads, pid, meta)
-    on_device = np.isin(kind, DEVICE_KINDS)
+    on_device = np.isin(kind_column, DEVICE_KINDS)
     for column, lane in (("device", pid), ("stream", tid)):
         if column in integers:  # device events' lanes are (device, stream), as in Kineto traces
             given = np.array(integers[column], dtype=np.int64)
             lane[:] = np.where(on_device & (given >= 0), given, lane)
     table: list[str] = []
-    slices = {
+    slices: dict[str, np.ndarray] = {
         "start": np.array(starts, dtype=np.int64),
         "dur": np.array(durs, dtype=np.int64),
-        "kind": kind,
+        "kind": kind_column,
         "name": intern(table, names),
         "pid": pid,
         "tid": tid,

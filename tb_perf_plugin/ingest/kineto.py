@@ -38,9 +38,9 @@ MAX_EVENT_BYTES = 64 << 20
 TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz", ".json", ".json.gz")
 
 
-_EVENTS_DECODER = msgspec.json.Decoder(list[Event])  # type: ignore[valid-type]
+_EVENTS_DECODER = msgspec.json.Decoder(list[Event])
 _RAW_LIST_DECODER = msgspec.json.Decoder(list[msgspec.Raw])
-_EVENT_DECODER = msgspec.json.Decoder(Event)  # type: ignore[valid-type]
+_EVENT_DECODER = msgspec.json.Decoder(Event)
 _OUTER_DECODER = msgspec.json.Decoder(Outer)
 _TRACE_EVENTS_KEY = re.compile(rb'"traceEvents"\s*:\s*\[')
 _KEY_OVERLAP = 4096  # bytes searched again for the key when the next block comes

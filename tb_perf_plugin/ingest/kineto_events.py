@@ -146,16 +146,19 @@ class _Metadata(msgspec.Struct, tag_field="ph", tag="M", gc=False, frozen=True):
 # already says. Event Structs are gc=False (they hold no cycles): hundreds of thousands of
 # tracked objects would otherwise set off the cyclic collector again and again while decoding.
 _IGNORED_PHASES = "CbnestfPONDVvRc()"
-Event = _Slice | _Begin | _End | _Instant | _InstantOld | _Metadata
+# A union built at run time (msgspec decodes by it): to mypy a value of type Any.
+_event_union: Any = _Slice | _Begin | _End | _Instant | _InstantOld | _Metadata
 for _phase in _IGNORED_PHASES:
-    Event = Event | msgspec.defstruct(
+    _event_union = _event_union | msgspec.defstruct(
         f"_Ignored{ord(_phase)}", [], tag_field="ph", tag=_phase, gc=False
     )
+Event = _event_union
 
 
 class Outer(msgspec.Struct):
     """The document around `traceEvents` (decoded from the header and the tail only)."""
 
+    # msgspec reads this annotation to decode; mypy cannot check a union built at run time
     traceEvents: list[Event] = []  # type: ignore[valid-type]
     baseTimeNanoseconds: _BaseTime = 0
     distributedInfo: dict[str, Any] = {}
@@ -217,7 +220,7 @@ class _IdMap:
 
 def _as_int(value: int | str) -> int:
     """An int, or a number as text ("0x0"); -1 for other text and values past int64."""
-    if type(value) is int:
+    if isinstance(value, int):  # never a bool: msgspec does not decode one as `int | str`
         return value
     try:
         number = int(value, 0)
@@ -332,7 +335,7 @@ class TraceColumns:
         pids = self._id_column(list(map(_PID, events)))
         tids = self._id_column(list(map(_TID, events)))
         external = np.fromiter(map(_EXTERNAL_ID, args), np.int64, n)
-        part = {
+        part: dict[str, np.ndarray] = {
             "start_us": np.fromiter(map(_TS, events), np.float64, n),
             "dur_us": np.array(durations, dtype=np.float64),
             "kind": kinds,
@@ -346,7 +349,7 @@ class TraceColumns:
             if column not in part and column not in ("start", "dur"):
                 part[column] = np.full(n, -1, dtype=dtype)
 
-        def fill(index: np.ndarray, column: str, values: list) -> None:
+        def fill(index: np.ndarray, column: str, values: list | np.ndarray) -> None:
             part[column][index] = values
 
         def args_of(rows: np.ndarray) -> list[_Args]:
@@ -391,7 +394,7 @@ class TraceColumns:
 
     def _add_memory(self, events: list[_Slice], chunk: int) -> None:
         args = [e.args or _NO_ARGS for e in events]
-        part = {
+        part: dict[str, np.ndarray] = {
             "ts_us": np.array([e.ts for e in events], dtype=np.float64),
             "bytes": np.array([a.bytes for a in args], dtype=np.int64),
             "total_allocated": np.array([a.total_allocated for a in args], dtype=np.int64),
@@ -469,7 +472,9 @@ def _in_file_order(parts: list[tuple[int, dict[str, np.ndarray]]]) -> list[dict[
     return [part for _, part in sorted(parts, key=lambda item: item[0])]
 
 
-def _concat(parts: list[dict[str, np.ndarray]], schema: dict[str, type]) -> dict[str, np.ndarray]:
+def _concat(
+    parts: list[dict[str, np.ndarray]], schema: dict[str, type[np.generic]]
+) -> dict[str, np.ndarray]:
     """Join chunk pieces, taking each column out of the pieces as it is joined (so their
     memory goes as the table's comes); empty tables get typed empty columns (times as float
     µs)."""

@@ -133,7 +133,8 @@ def read_meta(path: str) -> RankMeta:
             f"{name}: {SCHEMA} version {doc.get('version')!r} is not supported by this tb-perf "
             f"(it reads version {SUPPORTED_VERSION}); upgrade tb-perf to read it"
         )
-    sections, problems = {}, []
+    sections: dict[str, Any] = {}
+    problems: list[str] = []
     for key, struct in _LENIENT_SECTIONS.items():
         value = doc.pop(key, None)
         if value is None:

@@ -121,7 +121,7 @@ def read_appended(
     st = os.stat(path)
     file_id = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_size)
     extends = previous is not None and only_appended(previous.file_id, file_id)
-    offset = previous.bytes_read if extends else 0
+    offset = previous.bytes_read if previous is not None and extends else 0
     lines = read_json_lines(path, schema, decoder, known_kinds, max_bytes, on_progress, offset)
     return lines, extends, file_id
 

@@ -332,6 +332,8 @@ def _int64(values: Iterable[Any], what: str, n: int = -1) -> np.ndarray:
 
 
 def _tabulate(data: Any, path: str, file_bytes: int) -> Snapshot:
+    traces: list[Any]
+    annotations: Any  # checked by _check_rows
     if isinstance(data, list):
         fmt, segments, traces, settings, annotations = "segment_list", data, [], None, []
     elif isinstance(data, dict) and isinstance(data.get("segments"), list):

@@ -37,7 +37,7 @@ class Kind(IntEnum):
 DEVICE_KINDS = (Kind.KERNEL, Kind.MEMCPY, Kind.MEMSET, Kind.GPU_ANNOTATION)
 
 
-SLICE_COLUMNS = {
+SLICE_COLUMNS: dict[str, type[np.generic]] = {
     "start": np.int64, "dur": np.int64, "kind": np.int8, "name": np.int32, "pid": np.int64,
     "tid": np.int64, "correlation": np.int64, "external_id": np.int64, "collective": np.int32,
     "in_nelems": np.int64, "out_nelems": np.int64, "group_size": np.int32, "dtype": np.int32,
@@ -56,7 +56,7 @@ NAME_COLUMNS = (
     "input_dims",
     "input_types",
 )
-MEMORY_COLUMNS = {
+MEMORY_COLUMNS: dict[str, type[np.generic]] = {
     "ts": np.int64, "bytes": np.int64, "total_allocated": np.int64, "total_reserved": np.int64,
     "device_type": np.int8, "device_id": np.int16, "addr": np.uint64, "pid": np.int64,
     "tid": np.int64,
@@ -165,7 +165,7 @@ def intern(names: list[str], values: Iterable[str | None]) -> np.ndarray:
     ids = {name: i for i, name in enumerate(names)}
     lookup: dict[str | None, int] = {None: -1, "": -1}
     for value in dict.fromkeys(values):
-        if value not in lookup:
+        if value is not None and value not in lookup:  # None is always in lookup
             found = ids.get(value)
             if found is None:
                 found = ids[value] = len(names)

@@ -136,7 +136,8 @@ def read_run(
     """`file_reads` holds each record file's last read (the RECORD_KINDS files); files
     that only grew since are tailed from where that read ended, and the dict is updated."""
     file_reads = {} if file_reads is None else file_reads
-    span_parts, step_parts, warnings, module_parts, module_warnings = [], [], [], [], []
+    span_parts, step_parts, warnings, module_parts = [], [], [], []
+    module_warnings: list[str] = []
     compile_parts: list[pd.DataFrame] = []
     sampler_parts: dict[str, list[pd.DataFrame]] = {"memory": [], "system": [], "gpus": []}
     memory_warnings: list[str] = []
@@ -150,7 +151,8 @@ def read_run(
         if writer.meta is not None:
             rank_meta.setdefault(writer.rank, writer.meta)
             warnings.extend(f"{label}: metadata {problem}" for problem in writer.meta.problems)
-        readers = (
+        # each kind's reader returns its own table type (`result` below, used by kind)
+        readers: tuple[Callable[[str, int, Callable[[int], None], Any], Any], ...] = (
             read_timer_file, read_modules_file, read_memory_file, read_system_file,
             read_compile_file,
         )  # fmt: skip
@@ -177,8 +179,9 @@ def read_run(
             status = writer.status(now_ns())
             if result.truncated_tail and status != "live":
                 # a writer that stopped without closing or saying why was cut off mid-write
-                silent_stop = status == "stopped" and writer.meta is not None
-                silent_stop = silent_stop and not writer.meta.stopped
+                silent_stop = (
+                    status == "stopped" and writer.meta is not None and not writer.meta.stopped
+                )
                 problems.append(
                     f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
                     + (": the writer stopped mid-write (killed, or its disk filled): its data "

@@ -25,7 +25,8 @@ def _collective_instances(traces: list[TraceFile]) -> list[tuple[tuple, int]]:
     """(signature, end) of collectives that end together on every rank: device collective
     kernels when the rank has any, else blocking host collectives (gloo). Selected with
     per-name flags over whole columns; only the chosen rows become Python tuples."""
-    device, host = [], []
+    device: list[tuple[tuple, int]] = []
+    host: list[tuple[tuple, int]] = []
     for trace in traces:
         t = trace.tables
         names = t.names

@@ -141,6 +141,7 @@ class Timeline:
         if rank.spans is not None and len(rank.spans["start"]):
             lane = self._lane(f"{rank.rank}/spans", "MyTimer", "spans", rank.rank, (rank.rank, 0))
             spans = rank.spans
+            assert rank.span_names is not None  # given with spans (pipeline/lanes.py)
             self.span_sources[rank.rank] = SpanSource(
                 spans["id"], spans["parent"], spans["step"], spans["gpu_ns"]
             )
@@ -258,10 +259,10 @@ class Timeline:
         self.origin_ns = int(all_starts.min()) if len(all_starts) else 0
         columns["start"] = columns["start"] - self.origin_ns
         # Lanes in display order: per rank MyTimer, CPU threads (main first), GPU, counters.
-        order = sorted(range(len(self.lanes)), key=lambda i: self.lanes[i].order)
+        lane_order = sorted(range(len(self.lanes)), key=lambda i: self.lanes[i].order)
         renumber = np.empty(len(self.lanes), dtype=np.int32)
-        renumber[order] = np.arange(len(order), dtype=np.int32)
-        self.lanes = [self.lanes[i] for i in order]
+        renumber[lane_order] = np.arange(len(lane_order), dtype=np.int32)
+        self.lanes = [self.lanes[i] for i in lane_order]
         self._lane_index = {lane.id: i for i, lane in enumerate(self.lanes)}
         columns["lane"] = renumber[columns["lane"]] if len(columns["lane"]) else columns["lane"]
         # Rows: nesting depth within each lane, from the events in (lane, start) order.
@@ -524,14 +525,14 @@ def _event_args(
     row = int(ev["row_in_source"])
     if int(ev["source"]) < 0:
         spans = span_sources[int(ev["rank"])]
-        args = {
+        span_args: dict[str, Any] = {
             "span id": int(spans.span_id[row]),
             "parent span id": int(spans.parent[row]),
             "step": int(spans.step[row]),
         }
         if spans.gpu_ns[row] >= 0:
-            args["GPU time (ns)"] = int(spans.gpu_ns[row])
-        return args
+            span_args["GPU time (ns)"] = int(spans.gpu_ns[row])
+        return span_args
     trace = traces[int(ev["source"])]
     s = trace.slices
     args: dict[str, Any] = {"trace file": trace.meta.path.rsplit("/", 1)[-1]}
@@ -564,7 +565,7 @@ def _event_args(
         ("warps per SM", "warps_per_sm"),
         ("est. achieved occupancy %", "occupancy"),
     ):
-        value = float(s[column][row])
-        if value >= 0:
-            args[label] = round(value, 4)
+        measured = float(s[column][row])
+        if measured >= 0:
+            args[label] = round(measured, 4)
     return args
