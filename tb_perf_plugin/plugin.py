@@ -80,7 +80,7 @@ class TbPerfPlugin(base_plugin.TBPlugin):
         apps: dict[str, Callable] = {
             route: self._view_app(view, params) for route, (view, params) in ROUTES.items()
         }
-        apps["/static/*"] = self._serve_static
+        apps["/static/*"] = self._static_app()
         return apps
 
     def is_active(self) -> bool:
@@ -105,16 +105,20 @@ class TbPerfPlugin(base_plugin.TBPlugin):
 
         return serve
 
-    # werkzeug types `application` for plain functions; it documents bound methods too
-    @wrappers.Request.application  # type: ignore[arg-type]
-    def _serve_static(self, request: wrappers.Request) -> wrappers.Response:
-        name = request.path.rsplit("/static/", 1)[-1]
-        path = self._static_files.get(name)
-        if path is None:
-            return _json(request, NotFound(f"no static file {name!r}").to_json(), 404)
-        with open(path, "rb") as handle:
-            content = handle.read()
-        content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        if name.endswith((".js", ".mjs")):
-            content_type = "text/javascript"
-        return http_util.Respond(request, content, content_type)
+    def _static_app(self) -> Callable:
+        """The WSGI app of the built frontend: only the files listed at start are served."""
+
+        @wrappers.Request.application
+        def serve(request: wrappers.Request) -> wrappers.Response:
+            name = request.path.rsplit("/static/", 1)[-1]
+            try:
+                with open(self._static_files[name], "rb") as handle:
+                    content = handle.read()
+            except (KeyError, OSError):  # not shipped, or gone since start
+                return _json(request, NotFound(f"no static file {name!r}").to_json(), 404)
+            content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            if name.endswith((".js", ".mjs")):
+                content_type = "text/javascript"
+            return http_util.Respond(request, content, content_type)
+
+        return serve
