@@ -16,11 +16,13 @@ import csv
 import math
 import os
 import re
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from ..errors import Unreadable
 from .files import Head, Verdict, open_input
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 NCU_COLUMNS = [
     "id", "kernel", "grid", "block", "device", "duration_ns", "sm_throughput_pct",
@@ -99,6 +101,8 @@ def read_ncu_csv(path: str, max_bytes: int) -> pd.DataFrame:
         launches = _long_form(name, header, rows[1:])
     else:
         launches = _wide_form(header, rows[1:])
+    import pandas as pd  # here: sniffing (every file of a run) needs no pandas
+
     table = pd.DataFrame(launches, columns=NCU_COLUMNS)
     table["id"] = table["id"].astype("int64")
     table["device"] = table["device"].astype("int64")

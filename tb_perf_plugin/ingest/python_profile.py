@@ -33,14 +33,16 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
-import pandas as pd
 
 from ..errors import Unreadable
 from .cache_dir import default_cache_dir
 from .files import Head, Verdict, human_bytes, open_input
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PROFILE_SUFFIXES = (".prof", ".pstats", ".cprofile")
 # The budget of one file's child: its CPU time (RLIMIT_CPU, rounded up to whole seconds) and
@@ -328,6 +330,8 @@ def _profile(answer: dict) -> PythonProfile:
     filenames = [r[0] for r in rows]
     lines = [r[1] for r in rows]
     names = [r[2] for r in rows]
+    import pandas as pd  # here: sniffing (every file of a run) needs no pandas
+
     functions = pd.DataFrame(
         {
             "function": [function_label(*key) for key in zip(filenames, lines, names, strict=True)],
