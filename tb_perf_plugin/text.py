@@ -88,7 +88,8 @@ def telling_ranks(
     by `value` and the ranks in `named`, in rank order, with a line saying which were kept."""
     if len(items) <= MAX_RANK_ROWS:
         return items, None
-    ordered = sorted((i for i in items if value(i) is not None), key=value)  # type: ignore[arg-type]
+    valued = [(v, i) for i in items if (v := value(i)) is not None]
+    ordered = [i for _, i in sorted(valued, key=lambda pair: pair[0])]
     keep = {i["rank"] for i in ordered[-HIGHEST_SHOWN:] + ordered[:LOWEST_SHOWN]} | named
     shown = [i for i in items if i["rank"] in keep]
     return shown, (
