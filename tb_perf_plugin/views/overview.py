@@ -40,12 +40,30 @@ def summary(
     ranks = store.ranks(run, tables)
     selected = rank_param(ranks, rank)
     extras = store.derived(run, "rank_compute", _rank_compute, wait_s)
-    return summary_json(run, tables, ranks, selected, extras)
+    steps = store.derived(run, "steps", run_steps, wait_s)
+    return summary_json(run, tables, steps, ranks, selected, extras)
+
+
+STEP_COLUMNS = ["rank", "step", "t0", "t1", "source"]
+
+
+def run_steps(tables: RunTables) -> pd.DataFrame:
+    """Every rank's completed steps: MyTimer's (`source` "MyTimer"), else the `ProfilerStep#N`
+    windows of its traces ("ProfilerStep"), so a run of torch.profiler traces alone has steps."""
+    rows = []
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        timed = bool((tables.steps["rank"] == rank).any())
+        source = "MyTimer" if timed else "ProfilerStep"
+        rows += [(rank, s, a, b, source) for s, (a, b) in rank_steps(tables, rank, traces).items()]
+    steps = pd.DataFrame(rows, columns=STEP_COLUMNS)
+    return steps.astype({"rank": "int64", "step": "int64", "t0": "int64", "t1": "int64"})
 
 
 def summary_json(
     run: Run,
     tables: RunTables,
+    run_steps: pd.DataFrame,
     all_ranks: list[int],
     selected: int | None,
     rank_compute: dict[int, dict[str, Any]],
@@ -55,20 +73,24 @@ def summary_json(
     for rank in all_ranks:
         writers = [w for w in run.writers if w.rank == rank]
         meta = next((w.meta for w in writers if w.meta is not None), None)
-        steps = tables.steps[tables.steps["rank"] == rank]
+        steps = run_steps[run_steps["rank"] == rank]
+        traced = [t.tables.meta.world_size for t in tables.traces if t.rank == rank]
         ranks.append(
             {
                 "rank": rank,
                 "host": meta.host if meta else None,
                 "pid": meta.pid if meta else None,
-                "world_size": meta.world_size if meta else None,
+                "world_size": meta.world_size
+                if meta
+                else next((w for w in traced if w is not None), None),
                 "status": run.status(now, rank),
                 "steps": len(steps),
+                "step_source": str(steps["source"].iloc[0]) if len(steps) else None,
                 "step_time_ns": step_time_stats(steps),
                 **rank_compute.get(rank, {"compute": None, "compile": None}),
             }
         )
-    steps = tables.steps if selected is None else tables.steps[tables.steps["rank"] == selected]
+    steps = run_steps if selected is None else run_steps[run_steps["rank"] == selected]
     spans = tables.spans if selected is None else tables.spans[tables.spans["rank"] == selected]
     series = []
     for rank in sorted(steps["rank"].unique()):
@@ -96,7 +118,8 @@ def summary_json(
     if run.traces and not run.writers:
         warnings.append(
             f"this run holds {len(run.traces)} torch.profiler trace file(s) and no collector "
-            "files; the Overview shows collector data only"
+            "files: its steps are the traces' ProfilerStep#N windows, and there are no MyTimer "
+            "spans to list"
         )
     return {
         "run": run.name,

@@ -553,3 +553,30 @@ def test_unknown_values_never_print_as_python_none(logdir, tmp_path, fmt):
     assert not re.search(
         r"(?<![\w.])(None|nan|NaN)(?![\w.])", re.sub(r"<script.*?</script>", "", out, flags=re.S)
     ), out
+
+
+@pytest.mark.parametrize("base", sorted(BASES))
+def test_a_trace_only_run_has_the_steps_and_world_size_of_its_traces(client, base):
+    """Issue 19: a run of torch.profiler traces alone counts its ProfilerStep#N windows as its
+    steps, per rank, and takes the world size from distributedInfo (there were 0 steps)."""
+    docs = trace_variants.load_base(SHARED_DATA, BASES[base])
+    steps = {
+        int(e["name"].split("#", 1)[1])
+        for doc in docs
+        for e in (doc["traceEvents"] if isinstance(doc, dict) else doc)
+        if e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#")
+    }
+    sizes = {
+        doc.get("distributedInfo", {}).get("world_size") for doc in docs if isinstance(doc, dict)
+    }
+    status, summary = Answers(client).get("summary", run=f"{BASES[base].name}/full")
+    assert status == 200
+    assert summary["steps"]["count"] == len(steps)
+    if steps:
+        assert (summary["steps"]["first"], summary["steps"]["last"]) == (min(steps), max(steps))
+        assert all(r["step_source"] == "ProfilerStep" for r in summary["ranks"] if r["steps"])
+        assert sum(s["steps"] != [] for s in summary["step_series"]) >= 1
+    known = sizes - {None}
+    if known:
+        assert {r["world_size"] for r in summary["ranks"]} == known
+    assert not any("collector data only" in w for w in summary["warnings"])
