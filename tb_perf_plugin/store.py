@@ -29,7 +29,7 @@ from .ingest.cache import TraceCache
 from .ingest.files import follow_links_from_env
 from .ingest.snapshot import Snapshot, read_snapshot
 from .jobs import Job, JobPool
-from .params import required, shown
+from .params import rank_param, required, shown
 from .pipeline.analyze import RunAnalysis, analyze_run, module_data
 from .pipeline.lanes import build_timeline
 from .pipeline.read import RunTables, TraceFile, read_run
@@ -148,6 +148,11 @@ class RunStore:
             if tables is None:
                 return run.ranks
         return run.ranks_after_reading({entry[0] for entry in tables.signature}, tables.ranks)
+
+    def selected_rank(self, run: Run, tables: RunTables, rank: str | None) -> int | None:
+        """The rank a request's `rank` parameter names, one of the run's ranks once read
+        (`InvalidArgument` otherwise); None when not given (every rank)."""
+        return rank_param(self.ranks(run, tables), rank)
 
     def wait(self, wait_s: float | None) -> float | None:
         """`wait_s` with INLINE_WAIT resolved to the store's inline wait."""

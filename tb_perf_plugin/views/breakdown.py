@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.breakdown import CATEGORIES
-from ..params import rank_param
 from ..store import INLINE_WAIT, RunStore
 
 
@@ -16,7 +15,7 @@ def breakdown(
 ) -> dict[str, Any]:  # fmt: skip
     run = store.find_run(run_name)
     analysis = store.analysis(run, wait_s)
-    selected = rank_param(store.ranks(run, store.tables(run, None)), rank)
+    selected = store.selected_rank(run, store.tables(run, None), rank)
     steps = [b for b in analysis.breakdowns if selected is None or b.rank == selected]
     ranks = sorted({b.rank for b in steps})
     return {

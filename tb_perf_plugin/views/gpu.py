@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.memory import bucket_size, bucketed, firsts
-from ..params import rank_param
 from ..pipeline.steps import clock_to_rank0
 from ..store import INLINE_WAIT, RunStore
 from ._shared import MAX_SERIES_POINTS, nullable
@@ -25,7 +24,7 @@ def gpu(
 ) -> dict[str, Any]:  # fmt: skip
     run = store.find_run(run_name)
     tables = store.tables(run, wait_s)
-    selected = rank_param(store.ranks(run, tables), rank)
+    selected = store.selected_rank(run, tables, rank)
     system, gpus = tables.system, tables.gpus
     shown = [r for r in sorted(system["rank"].unique().tolist()) if selected in (None, r)]
     to_rank0 = {r: clock_to_rank0(tables, r) for r in shown}

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..analysis.kernels import aggregate_kernels, bucket_means
 from ..analysis.ncu import join_kernel_metrics
-from ..params import limit_param, rank_param
+from ..params import limit_param
 from ..store import INLINE_WAIT, RunStore, selected_traces
 from ._shared import its_traces, scope
 from .operators import MAX_OPERATOR_ROWS
@@ -28,7 +28,7 @@ def kernels(
     run = store.find_run(run_name)
     analysis = store.analysis(run, wait_s)
     tables = store.tables(run, None)
-    selected = rank_param(store.ranks(run, tables), rank)
+    selected = store.selected_rank(run, tables, rank)
     events = analysis.kernel_events
     if selected is not None:
         events = events[events["rank"] == selected]

@@ -24,7 +24,7 @@ from ..analysis.memory import (
 from ..discovery import Run
 from ..errors import InvalidArgument
 from ..ingest.snapshot import Snapshot
-from ..params import int_param, rank_param
+from ..params import int_param
 from ..pipeline.steps import clock_to_rank0
 from ..store import INLINE_WAIT, RunStore, relative_path, selected_traces
 from ._shared import MAX_SERIES_POINTS, nullable, scope
@@ -41,7 +41,7 @@ def memory(
     run = store.find_run(run_name)
     analysis = store.analysis(run, wait_s)
     tables = store.tables(run, None)
-    selected = rank_param(store.ranks(run, tables), rank)
+    selected = store.selected_rank(run, tables, rank)
     memories = [m for r, m in sorted(analysis.memory.items()) if selected in (None, r)]
     shifted = {m.rank: clock_to_rank0(tables, m.rank)(m.t) for m in memories}
     origin = min((int(t[0]) for t in shifted.values() if len(t)), default=0)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..analysis.modules import PHASES, TOTAL, ModuleData, module_step_series, profiler_settings
 from ..errors import InvalidArgument, NotFound
-from ..params import rank_param, shown
+from ..params import shown
 from ..store import INLINE_WAIT, RunStore, selected_traces
 from ._shared import MAX_SERIES_POINTS, scope
 
@@ -22,7 +22,7 @@ def modules(
     run = store.find_run(run_name)
     data = store.module_data(run, wait_s)
     tables = store.tables(run, None)
-    selected = rank_param(store.ranks(run, tables), rank)
+    selected = store.selected_rank(run, tables, rank)
     view = data.view(selected)
     traces = len(selected_traces(tables, selected))
     empty = None if view["rows"] else empty_reason(data.source, traces, selected)
@@ -62,7 +62,7 @@ def module_steps(
         raise InvalidArgument(f"phase must be one of forward, backward, total, not {shown(phase)}")
     run = store.find_run(run_name)
     data = store.module_data(run, wait_s)
-    selected = rank_param(store.ranks(run, store.tables(run, None)), rank)
+    selected = store.selected_rank(run, store.tables(run, None), rank)
     node = data.node(path)
     if node is None:
         raise NotFound(f"no module {shown(path)} in run {run.name!r}")

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..analysis.operators import aggregate_operators
 from ..errors import InvalidArgument
-from ..params import limit_param, rank_param, shown
+from ..params import limit_param, shown
 from ..store import INLINE_WAIT, RunStore, selected_traces
 from ._shared import its_traces, scope
 
@@ -28,7 +28,7 @@ def operators(
     run = store.find_run(run_name)
     analysis = store.analysis(run, wait_s)
     tables = store.tables(run, None)
-    selected = rank_param(store.ranks(run, tables), rank)
+    selected = store.selected_rank(run, tables, rank)
     events = analysis.operator_events
     if selected is not None:
         events = events[events["rank"] == selected]

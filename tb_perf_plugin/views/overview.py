@@ -39,9 +39,15 @@ def summary(
     tables = store.tables(run, wait_s)
     ranks = store.ranks(run, tables)
     selected = rank_param(ranks, rank)
-    extras = store.derived(run, "rank_compute", _rank_compute, wait_s)
-    steps = store.derived(run, "steps", run_steps, wait_s)
+    steps, extras = store.derived(run, "overview", _steps_and_compute, wait_s)
     return summary_json(run, tables, steps, ranks, selected, extras)
+
+
+def _steps_and_compute(tables: RunTables) -> tuple[pd.DataFrame, dict[int, dict[str, Any]]]:
+    """The run's steps and, on them, each rank's compute and compile summaries: computed once
+    per version of the run's tables."""
+    steps = run_steps(tables)
+    return steps, _rank_compute(tables, steps)
 
 
 STEP_COLUMNS = ["rank", "step", "t0", "t1", "source"]
@@ -137,17 +143,15 @@ def summary_json(
     }
 
 
-def _rank_compute(tables: RunTables) -> dict[int, dict[str, Any]]:
-    """Per rank, FlopsCounter's MFU and torch.compile's activity (the summary's `compute` and
-    `compile`): computed once per version of the run's tables."""
+def _rank_compute(tables: RunTables, steps: pd.DataFrame) -> dict[int, dict[str, Any]]:
+    """Per rank, FlopsCounter's MFU over its `steps` and torch.compile's activity (the
+    summary's `compute` and `compile`)."""
     flops = flops_inputs(tables.rank_meta)
     out = {}
     for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
-        step_windows = pd.DataFrame(
-            [(s, a, b) for s, (a, b) in sorted(rank_steps(tables, rank, traces).items())],
-            columns=["step", "t0", "t1"],
-        )
+        own = steps[steps["rank"] == rank].sort_values("step", kind="stable")
+        step_windows = own[["step", "t0", "t1"]].reset_index(drop=True)
         events = [compile_events(t.tables) for t in traces]
         frames = compiled_frames(pd.concat(events)) if events else pd.DataFrame()
         out[rank] = {

@@ -14,7 +14,7 @@ from ..discovery import Run
 from ..errors import InvalidArgument
 from ..ingest.python_profile import is_python_profile_name
 from ..ingest.readers import FileKind
-from ..params import limit_param, rank_param, shown
+from ..params import limit_param, shown
 from ..store import INLINE_WAIT, RunStore
 from ._shared import scope
 
@@ -41,7 +41,7 @@ def python(
     count = limit_param(limit, MAX_PYTHON_ROWS, DEFAULT_PYTHON_ROWS)
     run = store.find_run(run_name)
     tables = store.tables(run, wait_s)
-    selected = rank_param(store.ranks(run, tables), rank)
+    selected = store.selected_rank(run, tables, rank)
     rows, files = tables.python_profiles, tables.python_profile_files
     if selected is not None:
         rows, files = rows[rows["rank"] == selected], files[files["rank"] == selected]
