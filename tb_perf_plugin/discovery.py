@@ -9,13 +9,13 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .errors import TbPerfError
 from .ingest.files import file_kind, follow_links_from_env, refusal
 from .ingest.meta import RankMeta, read_meta
-from .ingest.readers import DROPPED_SUFFIXES, FileKind, Sniffed, sniff
+from .ingest.readers import DROPPED_SUFFIXES, FileKind, Sniffed, is_memory_snapshot, sniff
 from .ingest.snapshot import is_snapshot_name
 
 logger = logging.getLogger(__name__)
@@ -30,7 +30,13 @@ _PREFIX = rf"(rank(\d+)\.[A-Za-z0-9-]+\.\d+(?:\.{_WRITER_ID})?)"
 _WRITER_FILE = re.compile(rf"^{_PREFIX}\.([a-z_]+)\.(jsonl|json)$")
 _TASK_SUMMARY = re.compile(rf"^{_PREFIX}\.task-[A-Za-z0-9_-]+\.summary\.json$")
 _TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz")
+_JSON_SUFFIXES = (".json", ".json.gz")
+TFEVENTS_MARK = "events.out.tfevents."  # in the name of every TensorBoard event file
+FOLLOW_LINKS_HINT = (
+    "tensorboard --tb_perf_follow_links or TB_PERF_FOLLOW_LINKS=1 follows such links"
+)
 _WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
+_LOGGED_ORPHANS: set[tuple[str, str]] = set()  # (path, reason) of no run, logged once
 JOB_SEPARATOR = "@"  # `<run>@<job id>`: an older job of a run directory that holds several
 
 
@@ -229,6 +235,7 @@ def file_version(path: str) -> tuple[int, int]:
 
 
 def _is_trace(name: str) -> bool:
+    """Named as torch.profiler names its traces."""
     return name.endswith(_TRACE_SUFFIXES)
 
 
@@ -256,6 +263,25 @@ class _Gate:
             self.refused[path] = reason
         return reason is None
 
+    def enters(self, link: str) -> bool:
+        """Whether the walk may enter the folder behind the link `link` (ingest/files.py's
+        rule for files, for folders)."""
+        real = os.path.realpath(link)
+        if not os.path.isdir(real):
+            reason = "a link that leads nowhere"
+        elif self.follow_links or os.path.commonpath([real, self.real_root]) == self.real_root:
+            return True
+        else:
+            reason = f"a link to a folder outside the logdir ({FOLLOW_LINKS_HINT})"
+        self.refused[link] = reason
+        return False
+
+    def not_listed(self, error: OSError) -> None:
+        """os.walk's onerror: a folder that cannot be listed is refused, not an error."""
+        if error.filename is not None:
+            path = os.fspath(error.filename)
+            self.refused[path] = f"cannot be listed ({error.strerror or error})"
+
     def listing(self, dirpath: str) -> list[str]:
         """The names in a directory; an unreadable one is refused, not an error."""
         try:
@@ -266,24 +292,21 @@ class _Gate:
 
 
 def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Run]:
-    """Every run under `logdir` by name. Symlinked directories are not followed; files that
-    are links out of the logdir (unless `follow_links`, default TB_PERF_FOLLOW_LINKS), FIFOs,
-    devices and unreadable folders are left out and listed in their run's `refused`."""
+    """Every run under `logdir` by name (the run contract in docs/FORMAT.md). Links to folders
+    are entered where their real folder is not walked anyway (each real folder once, so link
+    cycles end); links out of the logdir (folders or files) only with `follow_links` (default
+    TB_PERF_FOLLOW_LINKS). What is left out (such links, FIFOs, devices, unreadable folders)
+    is listed in its run's `refused`, or logged once when it belongs to no run. `logdir` may
+    also be one trace or snapshot file: then it is run "." of that file alone."""
     root = os.path.abspath(logdir)
+    follow = follow_links_from_env() if follow_links is None else follow_links
+    if os.path.isfile(root):
+        return _single_file_run(root)
     runs: dict[str, Run] = {}
     if not os.path.isdir(root):
         return runs
-    follow = follow_links_from_env() if follow_links is None else follow_links
     gate = _Gate(os.path.realpath(root), follow)
-    unlisted: dict[str, str] = {}
-
-    def not_walked(error: OSError) -> None:  # os.walk's onerror: an unreadable folder
-        if error.filename is not None:
-            unlisted[os.fspath(error.filename)] = f"cannot be listed ({error.strerror or error})"
-
-    for dirpath, dirnames, filenames in os.walk(root, onerror=not_walked):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        filenames.sort()
+    for dirpath, dirnames, filenames in _walk(root, gate):
         rel = os.path.relpath(dirpath, root)
         name = "." if rel == "." else rel.replace(os.sep, "/")
         importer = _importing_run(runs, name)
@@ -291,37 +314,117 @@ def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Ru
             dirnames[:] = []
             importer.imported += _imported_files(dirpath, filenames, gate, lambda f: True)
             continue
-        has_events = any("tfevents" in f for f in filenames)
+        events = [f for f in filenames if is_tfevents_name(f)]
         plugin_dir = os.path.join(dirpath, PLUGIN_DIR)  # a link out of the logdir is not one
         has_plugin_dir = os.path.isdir(plugin_dir) and gate.admits(plugin_dir, regular=False)
-        if has_events or has_plugin_dir:
+        if events or has_plugin_dir:
             run = runs[name] = Run(name, dirpath)
-            run.tfevents = [os.path.join(dirpath, f) for f in filenames if "tfevents" in f]
+            run.tfevents = [os.path.join(dirpath, f) for f in events]
             if has_plugin_dir:
                 run.writers = _writer_files(plugin_dir, gate)
-        traces = [os.path.join(dirpath, f) for f in filenames if _is_trace(f)]
-        traces = [path for path in traces if gate.admits(path)]
-        if traces:
-            trace_owner = _enclosing_run(runs, name) or runs.setdefault(name, Run(name, dirpath))
-            trace_owner.traces.extend(traces)
         owner = _enclosing_run(runs, name)
+        traces = [path for path in _trace_files(dirpath, filenames, gate) if gate.admits(path)]
         snapshots = [os.path.join(dirpath, f) for f in filenames if is_snapshot_name(f)]
-        if owner is not None:  # snapshots alone do not make a run
+        if owner is None:  # a folder of traces, or of snapshots only, is a run of its own
+            snapshots = [path for path in snapshots if _is_snapshot(path, *file_version(path))]
+            if traces or snapshots:
+                owner = runs[name] = Run(name, dirpath)
+        if owner is not None:
+            owner.traces.extend(traces)
             owner.snapshots.extend(p for p in snapshots if gate.admits(p))
         if name in runs:  # files dropped into the run directory itself
             runs[name].imported += _imported_files(
                 dirpath, filenames, gate, lambda f: f.lower().endswith(DROPPED_SUFFIXES)
             )
-    gate.refused.update(unlisted)
     _hand_out_refusals(runs, root, gate.refused)
     for run in runs.values():
-        run.imported.sort(key=lambda f: f.path)
-        files = run.tfevents + run.traces + [p for w in run.writers for p in w.files.values()]
-        files += [f.path for f in run.imported]
-        run.updated_ns = max((file_version(p)[1] for p in files), default=0)
+        _settle(run)
     for run in list(runs.values()):
         runs.update(_split_jobs(run))
     return runs
+
+
+def is_tfevents_name(name: str) -> bool:
+    """A TensorBoard event file, as TensorBoard's writers name them. (TensorBoard itself takes
+    any name that contains `tfevents`, which makes a source file `_tfevents.py` a run.)"""
+    return TFEVENTS_MARK in name
+
+
+def is_trace_candidate(name: str) -> bool:
+    """A name a JSON trace may have: `*.json` or `*.json.gz` (its content decides)."""
+    return name.lower().endswith(_JSON_SUFFIXES) and not name.startswith(".")
+
+
+def _trace_files(dirpath: str, filenames: list[str], gate: _Gate) -> list[str]:
+    """The torch.profiler traces of a directory: files named as torch.profiler names them
+    (a damaged one is then reported when read), and other JSON files whose first bytes are
+    a trace's (`rank0.json.gz`, Chrome traces)."""
+    traces = []
+    for filename in filenames:
+        path = os.path.join(dirpath, filename)
+        if _is_trace(filename):
+            traces.append(path)
+        elif is_trace_candidate(filename) and not _WRITER_FILE.match(filename):
+            if gate.admits(path) and _sniff(path, *file_version(path)).kind is FileKind.KINETO:
+                traces.append(path)
+    return traces
+
+
+def _single_file_run(path: str) -> dict[str, Run]:
+    """Run "." of one trace or snapshot file, named by whoever runs the command (its links are
+    theirs to follow); no run for a file of any other kind."""
+    run = Run(".", os.path.dirname(path))
+    if is_trace_candidate(os.path.basename(path)) and sniff(path).kind is FileKind.KINETO:
+        run.traces = [path]
+    elif is_memory_snapshot(path):
+        run.snapshots = [path]
+    else:
+        return {}
+    _settle(run)
+    return {".": run}
+
+
+def single_file_refusal(path: str) -> str:
+    """Why the file at `path` is not a run of its own, in words."""
+    name = os.path.basename(path)
+    if is_snapshot_name(name):
+        return f"{name} is not a memory snapshot (a pickled torch.cuda.memory._snapshot())"
+    found = sniff(path)
+    if is_trace_candidate(name) or found.kind is not None:
+        return f"{name} is not a torch.profiler trace ({found.reason})"
+    return f"{name} is neither a torch.profiler trace (*.json, *.json.gz) nor a memory snapshot"
+
+
+def _settle(run: Run) -> None:
+    """Sort what discovery found of a run and date it by its newest file."""
+    run.imported.sort(key=lambda f: f.path)
+    files = run.tfevents + run.traces + [p for w in run.writers for p in w.files.values()]
+    files += [f.path for f in run.imported]
+    run.updated_ns = max((file_version(p)[1] for p in files), default=0)
+
+
+def _walk(root: str, gate: _Gate) -> Iterator[tuple[str, list[str], list[str]]]:
+    """os.walk of the logdir, top-down and sorted, without hidden folders (a caller may prune
+    `dirnames`); then the folders behind links it met, each under the link's name, where the
+    real folder was not walked already (so a link to a run shows it once, under its own name,
+    and a cycle ends) and the gate lets the walk in."""
+    walked: set[str] = set()
+    pending = [root]
+    while pending:
+        top = pending.pop(0)
+        real = os.path.realpath(top)
+        if real in walked or (top != root and not gate.enters(top)):
+            continue
+        for dirpath, dirnames, filenames in os.walk(top, onerror=gate.not_listed):
+            walked.add(os.path.realpath(dirpath))
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            filenames.sort()
+            yield dirpath, dirnames, filenames
+            pending += [
+                os.path.join(dirpath, d)
+                for d in dirnames
+                if os.path.islink(os.path.join(dirpath, d))
+            ]
 
 
 def _group_jobs(writers: list[WriterFiles]) -> list[list[WriterFiles]]:
@@ -425,17 +528,19 @@ def _split_jobs(run: Run) -> dict[str, Run]:
 
 def _hand_out_refusals(runs: dict[str, Run], root: str, refused: dict[str, str]) -> None:
     """Each refused path goes to the run that holds it; the rest (a folder that holds no run
-    yet, perhaps because it could not be listed) is logged once per discovery."""
+    yet, perhaps because it could not be listed or is a link out of the logdir) is logged, each
+    the first time a discovery meets it (discovery runs every few seconds)."""
     orphans = []
     for path, reason in sorted(refused.items()):
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         owner = _enclosing_run(runs, "." if rel == "." else rel)
-        if owner is None:
-            orphans.append(f"{rel}: {reason}")
-        else:
+        if owner is not None:
             owner.refused.append((os.path.relpath(path, owner.path), reason))
+        elif (path, reason) not in _LOGGED_ORPHANS:
+            _LOGGED_ORPHANS.add((path, reason))
+            orphans.append(f"{rel}: {reason}")
     if orphans:
-        logger.warning("tb_perf: left out of the logdir: %s", "; ".join(orphans[:20]))
+        logger.warning("tb_perf: left out of the logdir %s: %s", root, "; ".join(orphans[:20]))
 
 
 def _importing_run(runs: dict[str, Run], name: str) -> Run | None:
@@ -464,10 +569,15 @@ def _imported_files(
     return out
 
 
-@functools.lru_cache(maxsize=4096)
+# Once per file version: discovery runs every few seconds and reads only a bounded head
+@functools.lru_cache(maxsize=1 << 16)
 def _sniff(path: str, size: int, mtime_ns: int) -> Sniffed:
-    """sniff() once per file version: discovery runs every few seconds."""
     return sniff(path)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _is_snapshot(path: str, size: int, mtime_ns: int) -> bool:
+    return is_memory_snapshot(path)
 
 
 def _enclosing_run(runs: dict[str, Run], name: str) -> Run | None:

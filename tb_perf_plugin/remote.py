@@ -31,6 +31,7 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
+from .discovery import is_tfevents_name, is_trace_candidate
 from .ingest.cache_dir import default_cache_dir
 from .ingest.readers import DROPPED_SUFFIXES
 from .ingest.snapshot import is_snapshot_name
@@ -63,10 +64,10 @@ def _mirrored(relative: str) -> bool:
     name = relative.rsplit("/", 1)[-1]
     return (
         "/plugins/tb_perf/" in f"/{relative}"
-        or name.endswith((".pt.trace.json", ".pt.trace.json.gz"))
+        or is_trace_candidate(name)  # JSON traces are told by content, after the copy
         or is_snapshot_name(name)
         or name.lower().endswith(DROPPED_SUFFIXES)
-        or "tfevents" in name
+        or is_tfevents_name(name)
     )
 
 
@@ -180,7 +181,7 @@ class RemoteMirror:
                 self._remove(relative)
                 del versions[relative]
             for relative, (path, size, modified) in remote.items():
-                copied = "tfevents" not in relative.rsplit("/", 1)[-1]
+                copied = not is_tfevents_name(relative.rsplit("/", 1)[-1])
                 if copied and size > budget:
                     left_out.append(relative)
                     continue

@@ -14,12 +14,14 @@ SQLite export), `ncu` (Nsight Compute CSV), `events` (the generic event CSV of
 `events_csv.py`) and `pstats` (cProfile / pstats / Lightning AdvancedProfiler `.prof` files,
 marshal data). The timeline kinds (kineto, nsys, events) become trace tables
 (`read_timeline_file`, cached by `cache.TraceCache`); `ncu` feeds the Kernels view and `pstats`
-a Python function table.
+a Python function table. Memory snapshot pickles are read by `snapshot.py`, not through the
+registry; `is_memory_snapshot` recognises one from its first opcodes, for discovery.
 """
 
 from __future__ import annotations
 
 import os
+import pickletools
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -32,6 +34,14 @@ from .files import HEAD_BYTES, Head, Verdict, open_input
 from .tables import TraceTables
 
 GZIP_MAGIC = b"\x1f\x8b"
+SNAPSHOT_HEAD_BYTES = 4096  # a snapshot's first key comes within its first few dozen bytes
+# How torch.cuda.memory._snapshot() pickles start: a dict keyed first by one of these, or (the
+# plain torch.cuda.memory_snapshot() form) a list of segment dicts keyed first by one of these
+_SNAPSHOT_FIRST_KEYS = frozenset({"segments", "device_traces"})
+_SEGMENT_FIRST_KEYS = frozenset({"device", "address"})
+_PICKLE_PLUMBING = frozenset({"PROTO", "FRAME", "MARK", "MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT"})
+_PICKLE_CONTAINERS = {"EMPTY_DICT": "dict", "DICT": "dict", "EMPTY_LIST": "list", "LIST": "list"}
+_PICKLE_TEXTS = frozenset({"SHORT_BINUNICODE", "BINUNICODE", "BINUNICODE8", "UNICODE"})
 
 
 class FileKind(str, Enum):
@@ -229,3 +239,37 @@ def _inflated_heads(head: bytes) -> Iterator[bytes]:
         except zlib.error:
             return
         yield out
+
+
+def is_memory_snapshot(path: str) -> bool:
+    """Whether the file starts as a pickled `torch.cuda.memory._snapshot()` does (a model
+    checkpoint `.pkl` does not): its first SNAPSHOT_HEAD_BYTES bytes are parsed as pickle
+    opcodes, nothing is unpickled."""
+    try:
+        with open_input(path, None) as handle:
+            head = handle.read(SNAPSHOT_HEAD_BYTES)
+    except (Unreadable, OSError):
+        return False
+    return snapshot_head(head)
+
+
+def snapshot_head(head: bytes) -> bool:
+    """`is_memory_snapshot` of a file that starts with `head`: the containers opened before
+    the first string, and that string, are a snapshot's (a dict keyed `segments`, or a list of
+    segment dicts). Anything else first (a global: a class, as checkpoints pickle) is not."""
+    containers: list[str] = []
+    try:
+        for opcode, arg, _ in pickletools.genops(head):
+            if opcode.name in _PICKLE_PLUMBING:
+                continue
+            if opcode.name in _PICKLE_CONTAINERS and len(containers) < 2:
+                containers.append(_PICKLE_CONTAINERS[opcode.name])
+                continue
+            if opcode.name not in _PICKLE_TEXTS:
+                return False
+            if containers == ["dict"]:
+                return arg in _SNAPSHOT_FIRST_KEYS
+            return containers == ["list", "dict"] and arg in _SEGMENT_FIRST_KEYS
+    except ValueError:  # not pickle opcodes, or the head ends before a first string
+        return False
+    return False

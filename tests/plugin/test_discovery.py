@@ -1,6 +1,11 @@
+import logging
 import os
+import pickle
+import shutil
+from collections import OrderedDict
 
-from tb_perf_plugin.discovery import LIVE_WINDOW_NS, discover_runs, now_ns
+from tb_perf_plugin.discovery import LIVE_WINDOW_NS, discover_runs, now_ns, single_file_refusal
+from tb_perf_plugin.ingest.readers import snapshot_head
 from tests.conftest import write_training_run
 
 
@@ -52,3 +57,132 @@ def test_record_files_that_are_not_regular_files_are_left_out(tmp_path):
     os.symlink("/dev/zero", data / f"{prefix}.system.jsonl")
     (writer,) = discover_runs(str(tmp_path))["r"].writers
     assert sorted(writer.files) == ["meta", "timer"]
+
+
+HTA = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
+SNAPSHOT = "memory_snapshots/Charran78__DocuBox/dump_snapshot.pickle"
+
+
+def test_traces_are_recognised_by_content_whatever_their_name(shared_data, tmp_path):
+    """Real traces named `rank<N>.json.gz` make a run; JSON that is no trace does not."""
+    job = tmp_path / "job"
+    job.mkdir()
+    for rank in (0, 1):
+        shutil.copy(shared_data / HTA / f"trace_filter/sampled_rank-{rank}.json.gz",
+                    job / f"rank{rank}.json.gz")  # fmt: skip
+    (job / "config.json").write_text('{"lr": 0.1}')
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "results.json").write_text('[{"phase": 1}]')
+    (notes / "trace.json").write_text('{"traceEvents": [')  # a head is enough: it is a trace
+    runs = discover_runs(str(tmp_path))
+    assert sorted(runs) == ["job", "notes"]
+    assert [os.path.basename(p) for p in runs["job"].traces] == ["rank0.json.gz", "rank1.json.gz"]
+    assert runs["job"].ranks == [0, 1] and runs["job"].sources == ["trace"]
+    assert [os.path.basename(p) for p in runs["notes"].traces] == ["trace.json"]
+
+
+def test_a_bare_array_of_events_is_a_trace(tmp_path):
+    (tmp_path / "chrome").mkdir()
+    (tmp_path / "chrome" / "export.json").write_text('[{"ph": "X", "name": "a", "ts": 1}]')
+    assert [os.path.basename(p) for p in discover_runs(str(tmp_path))["chrome"].traces] == [
+        "export.json"
+    ]
+
+
+def test_a_folder_of_memory_snapshots_is_a_run_but_not_one_of_checkpoints(shared_data, tmp_path):
+    (tmp_path / "oom").mkdir()
+    shutil.copy(shared_data / SNAPSHOT, tmp_path / "oom" / "rank0.pickle")
+    (tmp_path / "checkpoints").mkdir()
+    (tmp_path / "checkpoints" / "model.pkl").write_bytes(pickle.dumps({"weights": [1.0, 2.0]}))
+    (tmp_path / "checkpoints" / "state.pickle").write_bytes(pickle.dumps(OrderedDict(a=1)))
+    (tmp_path / "checkpoints" / "zip.pkl").write_bytes(b"PK\x03\x04" + bytes(100))
+    runs = discover_runs(str(tmp_path))
+    assert sorted(runs) == ["oom"]
+    assert (
+        runs["oom"].sources == ["snapshot"]
+        and runs["oom"].snapshot_rank(runs["oom"].snapshots[0]) == 0
+    )
+
+
+def test_snapshot_heads_are_judged_by_their_first_opcodes():
+    """Every pickle protocol; a snapshot dict, or the plain list of segments."""
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        assert snapshot_head(pickle.dumps({"segments": [], "device_traces": []}, protocol))
+        assert snapshot_head(pickle.dumps({"device_traces": []}, protocol))
+        assert snapshot_head(pickle.dumps([{"device": 0, "address": 1}], protocol))
+        assert not snapshot_head(pickle.dumps({"model": {"segments": []}}, protocol))
+        assert not snapshot_head(pickle.dumps([], protocol))
+        assert not snapshot_head(pickle.dumps(OrderedDict(segments=[]), protocol))
+    assert not snapshot_head(b"") and not snapshot_head(b"\x80\x04\x95")  # cut short
+    assert not snapshot_head(b"not a pickle at all")
+
+
+def test_only_tensorboard_event_files_make_a_run(tmp_path):
+    """TensorBoard takes any name holding `tfevents`; a source file `_tfevents.py` is none."""
+    (tmp_path / "site-packages" / "collectors").mkdir(parents=True)
+    (tmp_path / "site-packages" / "collectors" / "_tfevents.py").write_text("# source")
+    (tmp_path / "exp").mkdir()
+    (tmp_path / "exp" / "events.out.tfevents.1700000000.host.42.0").write_bytes(b"")
+    runs = discover_runs(str(tmp_path))
+    assert sorted(runs) == ["exp"] and runs["exp"].sources == ["tfevents"]
+
+
+def _trace_run(path):
+    path.mkdir(parents=True)
+    (path / "host_1.1700.pt.trace.json").write_text('{"traceEvents": []}')
+
+
+def test_links_to_folders_inside_the_logdir_are_followed_once(tmp_path):
+    """A run behind a link into a hidden folder shows under the link's name; a link to a run
+    that is walked anyway does not show it twice; a link cycle ends."""
+    _trace_run(tmp_path / ".store" / "abc")
+    _trace_run(tmp_path / "real")
+    os.symlink(tmp_path / ".store" / "abc", tmp_path / "exp")
+    os.symlink("real", tmp_path / "latest")
+    os.symlink("..", tmp_path / "real" / "up")  # a cycle back to the logdir
+    os.symlink(tmp_path / "real" / "up", tmp_path / "real" / "up_again")
+    runs = discover_runs(str(tmp_path), follow_links=False)
+    assert sorted(runs) == ["exp", "real"]
+    assert runs["exp"].traces == [str(tmp_path / "exp" / "host_1.1700.pt.trace.json")]
+    assert runs["real"].refused == []
+
+
+def test_a_run_linked_from_outside_needs_the_owners_opt_in(tmp_path, caplog):
+    _trace_run(tmp_path / "elsewhere" / "run")
+    logdir = tmp_path / "logs"
+    logdir.mkdir()
+    os.symlink(tmp_path / "elsewhere" / "run", logdir / "exp")
+    os.symlink(tmp_path / "nowhere.json.gz", logdir / "rank0.json.gz")
+    caplog.set_level(logging.WARNING, logger="tb_perf_plugin.discovery")
+    assert discover_runs(str(logdir), follow_links=False) == {}
+    assert discover_runs(str(logdir), follow_links=False) == {}
+    (warning,) = [r.getMessage() for r in caplog.records]  # once, not at every discovery
+    assert "exp: a link to a folder outside the logdir" in warning
+    assert (
+        "--tb_perf_follow_links" in warning
+        and "rank0.json.gz: a link that leads nowhere" in warning
+    )
+    assert sorted(discover_runs(str(logdir), follow_links=True)) == ["exp"]
+
+
+def test_a_link_out_of_a_run_is_named_in_the_runs_warnings(tmp_path):
+    _trace_run(tmp_path / "elsewhere")
+    _trace_run(tmp_path / "logs" / "run")
+    os.symlink(tmp_path / "elsewhere", tmp_path / "logs" / "run" / "profiler")
+    run = discover_runs(str(tmp_path / "logs"), follow_links=False)["run"]
+    assert len(run.traces) == 1
+    (warning,) = run.discovery_warnings()
+    assert warning.startswith("not read: profiler: a link to a folder outside the logdir")
+
+
+def test_a_single_trace_or_snapshot_file_is_a_run(shared_data, tmp_path):
+    trace = shared_data / HTA / "critical_path/simple_add"
+    (trace_file,) = trace.glob("*.json.gz")
+    run = discover_runs(str(trace_file))["."]
+    assert run.traces == [str(trace_file)] and run.path == str(trace)
+    snapshot = discover_runs(str(shared_data / SNAPSHOT))["."]
+    assert snapshot.snapshots == [str(shared_data / SNAPSHOT)] and snapshot.traces == []
+    (tmp_path / "model.pkl").write_bytes(pickle.dumps({"weights": []}))
+    assert discover_runs(str(tmp_path / "model.pkl")) == {}
+    assert "not a memory snapshot" in single_file_refusal(str(tmp_path / "model.pkl"))
