@@ -13,7 +13,7 @@ from typing import Any
 
 from . import views
 from .analysis.diff import compare as diff_runs
-from .discovery import Run
+from .discovery import Run, single_file_refusal
 from .errors import InvalidArgument, NotFound, Progress, TbPerfError, Unreadable
 from .executor import KINDS, check_kind
 from .ingest.cache import TraceCache
@@ -60,8 +60,16 @@ def _resolve_directory(run: str, logdir: str | None, executor: str | None) -> tu
         if store.mirror is not None:  # a remote logdir: copy its run files before reading
             store.mirror.refresh(None)
         return store, run
+    if os.path.isfile(run):  # one trace or snapshot file: a run of its own
+        store = RunStore(run, executor=executor)
+        if not store.discover():
+            raise Unreadable(single_file_refusal(run))
+        return store, "."
     if not os.path.isdir(run):
-        raise InvalidArgument(f"{run!r} is not a directory (give a run directory, or --logdir)")
+        raise InvalidArgument(
+            f"{run!r} is not a directory (give a run directory, a trace or snapshot file, or "
+            "--logdir)"
+        )
     store = RunStore(run, executor=executor)
     # an older job of a directory is a run too (`<name>@<job>`), picked with --job
     names = sorted(n for n, found in store.discover().items() if n == found.directory)
@@ -348,7 +356,9 @@ EXECUTOR_HELP = (
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "run", metavar="RUN", help="a run directory, or a run name when --logdir is given"
+        "run",
+        metavar="RUN",
+        help="a run directory, one trace or snapshot file, or a run name when --logdir is given",
     )
     parser.add_argument("--logdir", help="the logdir RUN is a name in")
     parser.add_argument(

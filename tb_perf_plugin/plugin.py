@@ -25,6 +25,11 @@ STATIC_DIR = os.path.join(os.path.dirname(__file__), "static")
 
 View = Callable[..., Any]
 INTERNAL = TbPerfError("internal error; see the TensorBoard log")  # what a bug answers
+LOGDIR_SPEC_UNSUPPORTED = (
+    "tb-perf reads one logdir, and TensorBoard was started with --logdir_spec: start it with "
+    "--logdir DIR instead, DIR a folder of links to the run folders, and with "
+    "--tb_perf_follow_links if they lie outside DIR (such links are followed only then)"
+)
 
 # route -> (view, the query parameters passed to it, in order)
 ROUTES: dict[str, tuple[View, tuple[str, ...]]] = {
@@ -68,7 +73,14 @@ class TbPerfPlugin(base_plugin.TBPlugin):
     def __init__(self, context: base_plugin.TBContext) -> None:
         executor = getattr(context.flags, "tb_perf_executor", None)  # no flags in tests
         follow_links = getattr(context.flags, "tb_perf_follow_links", False) or None
-        self._store = RunStore(context.logdir or "", executor=executor, follow_links=follow_links)
+        # Without a --logdir (--logdir_spec, --db) there is nothing to read: every route says
+        # so, rather than a logdir of "" reading the working directory.
+        self._logdir_spec = bool(getattr(context.flags, "logdir_spec", ""))
+        self._store = (
+            RunStore(context.logdir, executor=executor, follow_links=follow_links)
+            if context.logdir
+            else None
+        )
         # The shipped files are listed once; a request can only ever name one of them.
         self._static_files = {
             name: os.path.join(STATIC_DIR, name)
@@ -84,7 +96,13 @@ class TbPerfPlugin(base_plugin.TBPlugin):
         return apps
 
     def is_active(self) -> bool:
-        return self._store.has_runs()
+        """With --logdir_spec the tab shows, to say why it has no runs."""
+        return self._logdir_spec if self._store is None else self._store.has_runs()
+
+    def _no_logdir(self) -> NotFound:
+        if self._logdir_spec:
+            return NotFound(LOGDIR_SPEC_UNSUPPORTED)
+        return NotFound("TensorBoard was started without --logdir: tb-perf has no runs to read")
 
     def frontend_metadata(self) -> base_plugin.FrontendMetadata:
         return base_plugin.FrontendMetadata(es_module_path="/static/index.js", tab_name="PERF")
@@ -96,6 +114,8 @@ class TbPerfPlugin(base_plugin.TBPlugin):
         @wrappers.Request.application
         def serve(request: wrappers.Request) -> wrappers.Response:
             try:
+                if self._store is None:
+                    raise self._no_logdir()
                 return _json(request, view(self._store, *(request.args.get(p) for p in params)))
             except TbPerfError as exc:
                 return _json(request, exc.to_json(), exc.http_status)

@@ -1,11 +1,17 @@
+import argparse
 import logging
 import os
 import pickle
 import shutil
 from collections import OrderedDict
 
+from tensorboard.backend import application
+from tensorboard.plugins import base_plugin
+from werkzeug import test, wrappers
+
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS, discover_runs, now_ns, single_file_refusal
 from tb_perf_plugin.ingest.readers import snapshot_head
+from tb_perf_plugin.plugin import TbPerfPlugin
 from tests.conftest import write_training_run
 
 
@@ -186,3 +192,27 @@ def test_a_single_trace_or_snapshot_file_is_a_run(shared_data, tmp_path):
     (tmp_path / "model.pkl").write_bytes(pickle.dumps({"weights": []}))
     assert discover_runs(str(tmp_path / "model.pkl")) == {}
     assert "not a memory snapshot" in single_file_refusal(str(tmp_path / "model.pkl"))
+
+
+def _plugin_client(logdir: str, **flags) -> test.Client:
+    context = base_plugin.TBContext(logdir=logdir, flags=argparse.Namespace(**flags))
+    return test.Client(application.TensorBoardWSGI([TbPerfPlugin(context)]), wrappers.Response)
+
+
+def test_logdir_spec_gets_one_clear_message_and_the_working_directory_is_not_read(
+    tmp_path, monkeypatch
+):
+    """TensorBoard leaves the context's logdir empty with --logdir_spec; a logdir of "" would
+    have been the working directory."""
+    write_training_run(tmp_path / "cwd_run", world_size=1, steps=1)
+    monkeypatch.chdir(tmp_path)
+    spec = _plugin_client("", logdir_spec=f"a:{tmp_path / 'cwd_run'}")
+    response = spec.get("/data/plugin/tb_perf/runs")
+    assert response.status_code == 404
+    error = response.get_json()["error"]
+    assert "--logdir_spec" in error["message"] and "--logdir DIR" in error["message"]
+    listing = spec.get("/data/plugins_listing").get_json()
+    assert listing["tb_perf"]["enabled"]  # the tab shows, to say so
+    no_logdir = _plugin_client("", logdir_spec="")
+    assert no_logdir.get("/data/plugin/tb_perf/summary?run=cwd_run").status_code == 404
+    assert not no_logdir.get("/data/plugins_listing").get_json()["tb_perf"]["enabled"]
