@@ -299,12 +299,12 @@ def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Ru
     is listed in its run's `refused`, or logged once when it belongs to no run. `logdir` may
     also be one trace or snapshot file: then it is run "." of that file alone."""
     root = os.path.abspath(logdir)
-    follow = follow_links_from_env() if follow_links is None else follow_links
     if os.path.isfile(root):
         return _single_file_run(root)
     runs: dict[str, Run] = {}
     if not os.path.isdir(root):
         return runs
+    follow = follow_links_from_env() if follow_links is None else follow_links
     gate = _Gate(os.path.realpath(root), follow)
     for dirpath, dirnames, filenames in _walk(root, gate):
         rel = os.path.relpath(dirpath, root)
@@ -323,7 +323,7 @@ def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Ru
             if has_plugin_dir:
                 run.writers = _writer_files(plugin_dir, gate)
         owner = _enclosing_run(runs, name)
-        traces = [path for path in _trace_files(dirpath, filenames, gate) if gate.admits(path)]
+        traces = _trace_files(dirpath, filenames, gate)
         snapshots = [os.path.join(dirpath, f) for f in filenames if is_snapshot_name(f)]
         if owner is None:  # a folder of traces, or of snapshots only, is a run of its own
             snapshots = [path for path in snapshots if _is_snapshot(path, *file_version(path))]
@@ -356,17 +356,20 @@ def is_trace_candidate(name: str) -> bool:
 
 
 def _trace_files(dirpath: str, filenames: list[str], gate: _Gate) -> list[str]:
-    """The torch.profiler traces of a directory: files named as torch.profiler names them
-    (a damaged one is then reported when read), and other JSON files whose first bytes are
-    a trace's (`rank0.json.gz`, Chrome traces)."""
+    """The torch.profiler traces of a directory the gate admits: files named as torch.profiler
+    names them (a damaged one is then reported when read), and other JSON files whose first
+    bytes are a trace's (`rank0.json.gz`, Chrome traces; not the collectors' own files)."""
     traces = []
     for filename in filenames:
         path = os.path.join(dirpath, filename)
-        if _is_trace(filename):
+        named = _is_trace(filename)
+        ours = _WRITER_FILE.match(filename) or _TASK_SUMMARY.match(filename)
+        if not named and (ours or not is_trace_candidate(filename)):
+            continue
+        if gate.admits(path) and (
+            named or _sniff(path, *file_version(path)).kind is FileKind.KINETO
+        ):
             traces.append(path)
-        elif is_trace_candidate(filename) and not _WRITER_FILE.match(filename):
-            if gate.admits(path) and _sniff(path, *file_version(path)).kind is FileKind.KINETO:
-                traces.append(path)
     return traces
 
 
