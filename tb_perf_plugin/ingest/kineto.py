@@ -45,14 +45,23 @@ _OUTER_DECODER = msgspec.json.Decoder(Outer)
 _TRACE_EVENTS_KEY = re.compile(rb'"traceEvents"\s*:\s*\[')
 _KEY_OVERLAP = 4096  # bytes searched again for the key when the next block comes
 _EVENT_CUT = re.compile(rb"\}\s*,\s*\{")
+# What Kineto's JSON writer puts first (other JSON with a `schemaVersion`, a container image
+# manifest say, goes on with other keys)
+_KINETO_HEADER = re.compile(
+    r'\{\s*"schemaVersion"\s*:\s*\d+\s*,\s*"(deviceProperties|distributedInfo|record_shapes)"'
+)
 
 
 def sniff(head: Head) -> Verdict | None:
-    """A JSON trace: an object with `traceEvents` in its head, or a bare array of events."""
+    """A JSON trace: an object with `traceEvents` in its head, or that starts as Kineto writes
+    one (`schemaVersion` first, then its header: a many-rank job's `distributedInfo` can push
+    `traceEvents` past the head), or a bare array of events."""
     text = head.text
     if text.startswith("{"):
         if '"traceEvents"' in text:
             return Verdict(True, "JSON trace")
+        if _KINETO_HEADER.match(text):
+            return Verdict(True, "Kineto trace (its header fills the first 64 KiB)")
         return Verdict(False, "JSON without `traceEvents` in its first 64 KiB (not a trace)")
     if text.startswith("["):
         if text[1:].lstrip().startswith("{") and '"ph"' in text:

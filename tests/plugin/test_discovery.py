@@ -1,4 +1,6 @@
 import argparse
+import gzip
+import json
 import logging
 import os
 import pickle
@@ -10,6 +12,7 @@ from tensorboard.plugins import base_plugin
 from werkzeug import test, wrappers
 
 from tb_perf_plugin.discovery import LIVE_WINDOW_NS, discover_runs, now_ns, single_file_refusal
+from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.readers import snapshot_head
 from tb_perf_plugin.plugin import TbPerfPlugin
 from tests.conftest import write_training_run
@@ -216,3 +219,20 @@ def test_logdir_spec_gets_one_clear_message_and_the_working_directory_is_not_rea
     no_logdir = _plugin_client("", logdir_spec="")
     assert no_logdir.get("/data/plugin/tb_perf/summary?run=cwd_run").status_code == 404
     assert not no_logdir.get("/data/plugins_listing").get_json()["tb_perf"]["enabled"]
+
+
+def test_a_trace_whose_header_fills_the_head_is_still_a_trace(shared_data, tmp_path):
+    """A many-rank job's `distributedInfo` (every process group's ranks) can push
+    `traceEvents` past the 64 KiB discovery reads; Kineto's header still tells the trace."""
+    with gzip.open(shared_data / HTA / "trace_filter/sampled_rank-0.json.gz") as handle:
+        trace = json.load(handle)
+    groups = [{"pg_name": str(g), "ranks": list(range(1024))} for g in range(16)]
+    trace["distributedInfo"]["pg_config"] = groups
+    text = json.dumps(trace)  # schemaVersion, record_shapes, distributedInfo, traceEvents
+    assert text.index('"traceEvents"') > 64 << 10
+    (tmp_path / "job").mkdir()
+    (tmp_path / "job" / "rank0.json.gz").write_bytes(gzip.compress(text.encode()))
+    (tmp_path / "job" / "manifest.json").write_text('{"schemaVersion": 2, "mediaType": "x"}')
+    (path,) = discover_runs(str(tmp_path))["job"].traces
+    assert os.path.basename(path) == "rank0.json.gz"
+    assert len(read_trace(path, 1 << 30).slices["start"]) > 0
