@@ -415,11 +415,14 @@ def _walk(root: str, gate: _Gate) -> Iterator[tuple[str, list[str], list[str]]]:
     pending = [root]
     while pending:
         top = pending.pop(0)
-        real = os.path.realpath(top)
-        if real in walked or (top != root and not gate.enters(top)):
+        if top != root and not gate.enters(top):
             continue
         for dirpath, dirnames, filenames in os.walk(top, onerror=gate.not_listed):
-            walked.add(os.path.realpath(dirpath))
+            real = os.path.realpath(dirpath)
+            if real in walked:  # reached already, by its own path or another link
+                dirnames[:] = []
+                continue
+            walked.add(real)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             filenames.sort()
             yield dirpath, dirnames, filenames

@@ -157,6 +157,16 @@ def test_links_to_folders_inside_the_logdir_are_followed_once(tmp_path):
     assert runs["real"].refused == []
 
 
+def test_links_into_one_stored_tree_list_each_folder_once(tmp_path):
+    """`a` links a subfolder of what `b` links: the subfolder is walked once, under `a`."""
+    _trace_run(tmp_path / ".store" / "x" / "sub")
+    _trace_run(tmp_path / ".store" / "x" / "other")
+    os.symlink(os.path.join(".store", "x", "sub"), tmp_path / "a")
+    os.symlink(os.path.join(".store", "x"), tmp_path / "b")
+    runs = discover_runs(str(tmp_path), follow_links=False)
+    assert sorted(runs) == ["a", "b/other"]
+
+
 def test_a_run_linked_from_outside_needs_the_owners_opt_in(tmp_path, caplog):
     _trace_run(tmp_path / "elsewhere" / "run")
     logdir = tmp_path / "logs"
