@@ -393,7 +393,12 @@ def single_file_refusal(path: str) -> str:
     if is_snapshot_name(name):
         return f"{name} is not a memory snapshot (a pickled torch.cuda.memory._snapshot())"
     found = sniff(path)
-    if is_trace_candidate(name) or found.kind is not None:
+    if found.kind is not None:  # a kineto file not named *.json[.gz], or another tool's
+        return (
+            f"{name} is a file of kind {found.kind.value} ({found.reason}): import it into a run "
+            "with `tb-perf ingest FILE --run RUN` (docs/IMPORT.md)"
+        )
+    if is_trace_candidate(name):
         return f"{name} is not a torch.profiler trace ({found.reason})"
     return f"{name} is neither a torch.profiler trace (*.json, *.json.gz) nor a memory snapshot"
 

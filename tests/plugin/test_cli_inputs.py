@@ -41,3 +41,10 @@ def test_a_file_that_is_neither_exits_3_saying_why(tmp_path, capsys):
     assert "model.pkl is not a memory snapshot" in err[0]
     assert "config.json is not a torch.profiler trace (JSON without `traceEvents`" in err[1]
     assert "notes.txt is neither a torch.profiler trace" in err[2]
+
+
+def test_another_tools_file_is_pointed_to_ingest(shared_data, capsys):
+    (profile,) = (shared_data / "cprofile").glob("*/train.prof")
+    assert main(["analyze", str(profile)]) == 3
+    err = capsys.readouterr().err
+    assert "train.prof is a file of kind pstats" in err and "tb-perf ingest FILE --run RUN" in err
