@@ -436,3 +436,35 @@ def test_a_collector_run_of_one_window_has_no_window_picker(page, tensorboard_se
     expect(plugin.get_by_test_id("timeline-window-select")).to_have_count(0)
     start, end = view_window(plugin)
     assert start < 0 and end > meta["end"]
+
+
+@pytest.mark.parametrize(
+    "tensorboard_server", [_trace_only_logdir], ids=["trace_only"], indirect=True
+)
+def test_a_link_opens_its_window_and_a_match_in_another_window_opens_that(page, tensorboard_server):
+    meta = tensorboard_server.get_json(f"timeline/meta?run={TRACE_ONLY_RUN}")
+    first, second = meta["windows"]
+    start, end = second["start_ns"] + 1000, second["start_ns"] + 100_000_000
+    page.goto(
+        f"{tensorboard_server.url}/data/plugin_entry.html?name=tb_perf"
+        f"#run={TRACE_ONLY_RUN}&dashboard=timeline&start={start}&end={end}"
+    )
+    canvas = page.get_by_test_id("timeline-canvas")
+    expect(canvas).to_have_attribute("data-window", "1")
+    expect(canvas).to_have_attribute("data-start", str(start))
+    expect(canvas).to_have_attribute("data-end", str(end))
+    expect(page.get_by_test_id("timeline-window-select")).to_have_value("1")
+
+    # ProfilerStep#5 is in the first trace only: Next opens the first window on it.
+    (match,) = tensorboard_server.get_json(
+        f"timeline/search?run={TRACE_ONLY_RUN}&q={quote('ProfilerStep#5')}"
+    )["matches"]
+    assert first["start_ns"] <= match["start"] < first["end_ns"]
+    page.get_by_test_id("timeline-search").fill("ProfilerStep#5")
+    expect(page.get_by_test_id("timeline-search-count")).to_have_text("1 match")
+    page.get_by_test_id("timeline-next").click()
+    expect(canvas).to_have_attribute("data-selected", f"{match['rank']}:{match['id']}")
+    expect(canvas).to_have_attribute("data-window", "0")
+    expect(page.get_by_test_id("timeline-window-select")).to_have_value("0")
+    shown = int(canvas.get_attribute("data-start")), int(canvas.get_attribute("data-end"))
+    assert shown[0] <= match["start"] and match["start"] + match["dur"] <= shown[1]

@@ -85,3 +85,29 @@ def test_no_events_no_windows():
 )
 def test_gap_threshold_is_ten_median_steps_at_least_a_second(steps, expected):
     assert gap_threshold_ns(steps) == expected
+
+
+def _gaps_by_definition(start: np.ndarray, end: np.ndarray, gap_ns: int) -> list[tuple[int, int]]:
+    """The stretches longer than gap_ns no event covers, by walking the events in start order."""
+    gaps, reach = [], None
+    for s, e in sorted(zip(start.tolist(), end.tolist(), strict=True)):
+        if reach is not None and s - reach > gap_ns:
+            gaps.append((reach, s))
+        reach = e if reach is None else max(reach, e)
+    return gaps
+
+
+def test_windows_are_cut_exactly_at_every_gap_longer_than_the_threshold():
+    """Seeded random recordings, instants included, against the definition: the windows are
+    the recordings' joined extents cut at exactly those gaps."""
+    rng = np.random.default_rng(19)
+    for _ in range(200):
+        n = int(rng.integers(1, 80))
+        start = rng.integers(0, 20_000, n).astype(np.int64)
+        dur = (rng.integers(0, 400, n) * (rng.random(n) < 0.9)).astype(np.int64)
+        source = np.full(n, SPANS_SOURCE, dtype=np.int32)  # one recording: only gaps cut it
+        gap_ns = int(rng.integers(1, 600))
+        found = recorded_windows(start, dur, source, [], gap_ns)
+        gaps = _gaps_by_definition(start, start + dur, gap_ns)
+        edges = [int(start.min()), *[t for gap in gaps for t in gap], int((start + dur).max())]
+        assert [(w.start, w.end) for w in found] == list(zip(edges[::2], edges[1::2], strict=True))

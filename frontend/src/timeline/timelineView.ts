@@ -135,11 +135,13 @@ export class TimelineView {
       this.enabledRanks = new Set(ranks);
       writeTimelineHash({ enabledRanks: this.enabledRankList() });
     }
+    // A reload keeps the window picked while the run still has it.
+    const kept = this.loaded && (this.choice === ALL || this.choice < meta.windows.length);
     this.meta = meta;
     this.loaded = true;
     this.gaps = gapsBetween(meta.windows);
     this.relayout();
-    this.pickWindow(initialChoice(meta.windows, this.window), this.window);
+    this.pickWindow(kept ? this.choice : initialChoice(meta.windows, this.window), this.window);
     this.stepPicker.replaceChildren(
       stepSelect(meta.steps, (step) => this.showStep(step.step)),
       stepInput((step) => this.showStep(step)),
