@@ -22,6 +22,7 @@ const META: TimelineMeta = {
   end: 1000,
   events: 3,
   steps: [],
+  windows: [],
   ranks: [
     {
       rank: 0,

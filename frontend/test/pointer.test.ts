@@ -17,6 +17,7 @@ const META: TimelineMeta = {
   end: 10_000,
   events: 3,
   steps: [],
+  windows: [],
   ranks: [
     {
       rank: 0,

@@ -28,6 +28,7 @@ from .levels import (
     merge_pixels,
     raw_level,
 )
+from .windows import gap_threshold_ns, recorded_windows
 
 SPAN_KIND = 9  # MyTimer spans, next to ingest's Kind values
 KIND_NAMES = {
@@ -303,6 +304,10 @@ class Timeline:
         groups = len(self.group_keys)
         self.raw_level = raw_level(self.ev, self.n_events, self.group_offsets, groups)
         self.levels = coarser_levels(self.raw_level, self.end, groups)
+        self.windows = recorded_windows(
+            self.ev["start"], self.ev["dur"], self.ev["source"], [t.meta.path for t in self.traces],
+            gap_threshold_ns([e - s for steps in self.rank_steps.values() for _, s, e in steps]),
+        )  # fmt: skip
 
     # --- queries -----------------------------------------------------------------------------
 

@@ -35,6 +35,7 @@ def timeline_meta(
         "end": timeline.end,
         "ranks": ranks,
         "steps": timeline.steps_json(),
+        "windows": [window.to_json() for window in timeline.windows],
         "events": timeline.n_events,
     }
 

@@ -3,32 +3,43 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import threading
+from pathlib import Path
 from urllib.parse import parse_qs, quote, urlparse
 
 import pytest
+
+from tests.conftest import SHARED_DATA
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 from playwright.sync_api import Frame, FrameLocator, Page, Route, expect  # noqa: E402
 
 RUN = "ddp_traced"
+# A logdir made only by torch.profiler's tensorboard_trace_handler: two traces of one worker
+# recorded ~8 minutes apart.
+TRACE_ONLY_RUN = "resnet50_num_workers_0"
+TRACE_ONLY_SOURCE = SHARED_DATA / "traces/pytorch__kineto/tb_plugin/samples" / TRACE_ONLY_RUN
+LONG_AGO_NS = 10**18  # file times far in the past: not "still being written"
+GUTTER_WIDTH, AXIS_HEIGHT = 220, 28  # frontend/src/timeline/layout.ts
 PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
 # Operators every torch.profiler trace of a model with nn.Linear layers holds, in preference order.
 OP_CANDIDATES = ["aten::addmm", "aten::mm", "aten::linear"]
 
 
-def open_timeline(page: Page, server) -> tuple[FrameLocator, Frame]:
-    """Open the PERF tab, switch to the Timeline of RUN and wait for its first view window."""
+def open_timeline(page: Page, server, run: str = RUN) -> tuple[FrameLocator, Frame]:
+    """Open the PERF tab, switch to the Timeline of `run` and wait for its first view window."""
     page.goto(f"{server.url}/#tb_perf")
     plugin = page.frame_locator(PLUGIN_IFRAME)
     plugin.get_by_test_id("tab-timeline").click()
-    plugin.get_by_test_id("run-select").select_option(RUN)
+    plugin.get_by_test_id("run-select").select_option(run)
     frame = page.frame(url=lambda url: "plugin_entry.html" in url)
     assert frame is not None
-    wait_for_hash(frame, dashboard="timeline", run=RUN)
-    # The first run's timeline shows until RUN's has loaded: wait for RUN's canvas and window.
-    expect(plugin.locator(f'[data-testid=timeline][data-run="{RUN}"] canvas')).to_have_attribute(
+    wait_for_hash(frame, dashboard="timeline", run=run)
+    # The first run's timeline shows until this one's has loaded: wait for its canvas and window.
+    expect(plugin.locator(f'[data-testid=timeline][data-run="{run}"] canvas')).to_have_attribute(
         "data-start", re.compile(r"-?\d+")
     )
     return plugin, frame
@@ -275,6 +286,8 @@ def test_flow_link_jumps_to_the_other_end_and_text_is_escaped(page, tensorboard_
     start, end = int(canvas.get_attribute("data-start")), int(canvas.get_attribute("data-end"))
     assert start <= device["start"] and device["start"] + device["dur"] <= end
     assert page.evaluate("window.hacked") is None
+    # the selection's flow end may still be on its way through event_route: let it go
+    page.unroute_all(behavior="ignoreErrors")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -292,3 +305,166 @@ def test_screenshot(page, tensorboard_server, tmp_path, theme):
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     canvas_png = plugin.get_by_test_id("timeline-canvas").screenshot()
     assert len(canvas_png) > 10_000
+
+
+def _trace_only_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not TRACE_ONLY_SOURCE.is_dir():
+        pytest.skip(f"real test data not found at {TRACE_ONLY_SOURCE}")
+    run = tmp_path_factory.mktemp("trace_only") / TRACE_ONLY_RUN
+    run.mkdir()
+    for trace in sorted(TRACE_ONLY_SOURCE.iterdir()):
+        shutil.copyfile(trace, run / trace.name)
+        os.utime(run / trace.name, ns=(LONG_AGO_NS, LONG_AGO_NS))
+    return run.parent
+
+
+def _padded(window: dict) -> tuple[float, float]:
+    """A window's extent with the room the view leaves either side (2 %, viewWindow.ts)."""
+    pad = (window["end_ns"] - window["start_ns"]) * 0.02
+    return window["start_ns"] - pad - 1, window["end_ns"] + pad + 1
+
+
+def _canvas_pixels(frame: Frame, x: float, y: float, count: int) -> list[tuple[int, int, int]]:
+    """`count` pixels of the timeline canvas from CSS point (x, y) rightwards, as RGB."""
+    data = frame.evaluate(
+        """([x, y, count]) => {
+            const c = document.querySelector('[data-testid=timeline-canvas]');
+            const dpr = c.width / c.clientWidth;
+            const at = [Math.round(x * dpr), Math.round(y * dpr)];
+            return Array.from(c.getContext('2d').getImageData(...at, count, 1).data);
+        }""",
+        [x, y, count],
+    )
+    return [tuple(data[i : i + 3]) for i in range(0, len(data), 4)]
+
+
+def _css_color(frame: Frame, variable: str) -> tuple[int, int, int]:
+    text = frame.evaluate(
+        f"getComputedStyle(document.documentElement).getPropertyValue('{variable}')"
+    )
+    text = text.strip().lstrip("#")
+    return tuple(int(text[i : i + 2], 16) for i in (0, 2, 4))
+
+
+@pytest.mark.parametrize(
+    "tensorboard_server", [_trace_only_logdir], ids=["trace_only"], indirect=True
+)
+def test_trace_windows_picker_gaps_and_a_step_outside_every_window(page, tensorboard_server):
+    """A folder of raw torch.profiler traces: the Timeline opens on the first trace's window,
+    the picker moves the view to the second, "all" marks the gap between them, and a step no
+    trace recorded says so."""
+    plugin, frame = open_timeline(page, tensorboard_server, TRACE_ONLY_RUN)
+    meta = tensorboard_server.get_json(f"timeline/meta?run={TRACE_ONLY_RUN}")
+    first, second = meta["windows"]
+    assert second["start_ns"] - first["end_ns"] > 400e9  # minutes apart
+    canvas = plugin.get_by_test_id("timeline-canvas")
+
+    # Opens on the first window: about a second across, not the run's ~470 s.
+    expect(canvas).to_have_attribute("data-window", "0")
+    lo, hi = _padded(first)
+    start, end = wait_for_window(frame, "start >= v.lo && end <= v.hi", lo=lo, hi=hi)
+    assert end - start < 2e9
+    # the room left after the window is the start of the gap, marked as such
+    expect(canvas).to_have_attribute("data-gaps", "1")
+    picker = plugin.get_by_test_id("timeline-window-select")
+    expect(picker.locator("option")).to_have_text(
+        [  # the files' event extents: 1.0657 s and 0.9296 s
+            f"1. {first['label']} (1.07 s)",
+            f"2. {second['label']} (930 ms)",
+            "All 2 windows, gaps marked",
+        ]
+    )
+
+    # Picking the second window moves the view there, and the tiles asked for are of it.
+    lo, hi = _padded(second)
+    with page.expect_request(lambda r: "/timeline/tiles?" in r.url) as tiles:
+        picker.select_option("1")
+    start, end = wait_for_window(frame, "start >= v.lo && end <= v.hi", lo=lo, hi=hi)
+    asked = parse_qs(urlparse(tiles.value.url).query)
+    assert lo <= int(asked["start"][0]) < int(asked["end"][0]) <= hi
+    expect(canvas).to_have_attribute("data-window", "1")
+
+    # All: the whole run, and the gap drawn as a hatched band where the background would be.
+    picker.select_option("all")
+    start, end = wait_for_window(frame, "start <= 0 && end >= v.end", end=second["end_ns"])
+    expect(canvas).to_have_attribute("data-gaps", "1")
+    width = canvas.bounding_box()["width"]
+    middle = (first["end_ns"] + second["start_ns"]) / 2
+    x = GUTTER_WIDTH + (middle - start) / (end - start) * (width - GUTTER_WIDTH)
+    frame.wait_for_timeout(100)  # one animation frame after the window changed
+    pixels = _canvas_pixels(frame, x, AXIS_HEIGHT + 80, 40)
+    surface, background = _css_color(frame, "--surface"), _css_color(frame, "--bg")
+    assert surface != background
+    assert background not in pixels
+    assert pixels.count(surface) >= len(pixels) // 2
+
+    # A step no trace recorded: a message, and the view stays where it is.
+    step_input = plugin.get_by_test_id("timeline-step-input")
+    step_input.fill("12")
+    step_input.press("Enter")
+    note = plugin.get_by_test_id("timeline-window-note")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(
+        "Step 12 is outside every recorded window: no trace or span holds it."
+        " This run recorded steps 5-10, 16-21."
+    )
+    assert view_window(plugin) == (round(start), round(end))
+
+    # A step of the second trace: its window, framing the step; the message goes.
+    step = next(s for s in meta["steps"] if s["step"] == 17)
+    step_input.fill("17")
+    step_input.press("Enter")
+    wait_for_window(
+        frame,
+        "start <= v.from && end >= v.to && end - start <= 1.1 * (v.to - v.from)",
+        **{"from": step["start"], "to": step["end"]},
+    )
+    expect(canvas).to_have_attribute("data-window", "1")
+    expect(picker).to_have_value("1")
+    expect(note).to_be_hidden()
+
+
+def test_a_collector_run_of_one_window_has_no_window_picker(page, tensorboard_server):
+    """The demo's traced run: MyTimer spans hold both traced windows, so the view is the
+    whole run, as before, with no picker and no gap."""
+    plugin, _ = open_timeline(page, tensorboard_server)
+    meta = tensorboard_server.get_json(f"timeline/meta?run={RUN}")
+    assert len(meta["windows"]) == 1
+    canvas = plugin.get_by_test_id("timeline-canvas")
+    expect(canvas).to_have_attribute("data-window", "all")
+    expect(canvas).to_have_attribute("data-gaps", "0")
+    expect(plugin.get_by_test_id("timeline-window-select")).to_have_count(0)
+    start, end = view_window(plugin)
+    assert start < 0 and end > meta["end"]
+
+
+@pytest.mark.parametrize(
+    "tensorboard_server", [_trace_only_logdir], ids=["trace_only"], indirect=True
+)
+def test_a_link_opens_its_window_and_a_match_in_another_window_opens_that(page, tensorboard_server):
+    meta = tensorboard_server.get_json(f"timeline/meta?run={TRACE_ONLY_RUN}")
+    first, second = meta["windows"]
+    start, end = second["start_ns"] + 1000, second["start_ns"] + 100_000_000
+    page.goto(
+        f"{tensorboard_server.url}/data/plugin_entry.html?name=tb_perf"
+        f"#run={TRACE_ONLY_RUN}&dashboard=timeline&start={start}&end={end}"
+    )
+    canvas = page.get_by_test_id("timeline-canvas")
+    expect(canvas).to_have_attribute("data-window", "1")
+    expect(canvas).to_have_attribute("data-start", str(start))
+    expect(canvas).to_have_attribute("data-end", str(end))
+    expect(page.get_by_test_id("timeline-window-select")).to_have_value("1")
+
+    # ProfilerStep#5 is in the first trace only: Next opens the first window on it.
+    (match,) = tensorboard_server.get_json(
+        f"timeline/search?run={TRACE_ONLY_RUN}&q={quote('ProfilerStep#5')}"
+    )["matches"]
+    assert first["start_ns"] <= match["start"] < first["end_ns"]
+    page.get_by_test_id("timeline-search").fill("ProfilerStep#5")
+    expect(page.get_by_test_id("timeline-search-count")).to_have_text("1 match")
+    page.get_by_test_id("timeline-next").click()
+    expect(canvas).to_have_attribute("data-selected", f"{match['rank']}:{match['id']}")
+    expect(canvas).to_have_attribute("data-window", "0")
+    expect(page.get_by_test_id("timeline-window-select")).to_have_value("0")
+    shown = int(canvas.get_attribute("data-start")), int(canvas.get_attribute("data-end"))
+    assert shown[0] <= match["start"] and match["start"] + match["dur"] <= shown[1]

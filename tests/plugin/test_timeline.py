@@ -12,6 +12,7 @@ from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import Kind
 from tb_perf_plugin.pipeline.levels import json_digits
 
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
 SAMPLES = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
 HTA = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
 PAIR = f"{HTA}/trace_filter"
@@ -46,6 +47,42 @@ def test_meta_lanes_steps_and_alignment(trace_logdir, make_client):
     )
     assert [s["step"] for s in meta["steps"]] == profiler_steps == list(range(5, 11))
     assert meta["events"] == len(raw.slices["start"])
+
+
+def test_two_trace_spans_of_one_worker_are_two_windows(resnet_logdir, make_client):
+    """The torch-tb-profiler sample: two traces of one worker ~8 minutes apart. Each is a
+    window spanning exactly its file's events; the gap between them is not one."""
+    run = "resnet50_num_workers_0"
+    meta = make_client(resnet_logdir).json("timeline/meta", run=run)
+    origin = int(meta["origin_ns"])
+    expected = []
+    for path in sorted((resnet_logdir / run).iterdir()):
+        raw = read_trace(str(path))
+        start = np.asarray(raw.slices["start"])
+        end = start + np.asarray(raw.slices["dur"])
+        expected.append((int(start.min()) - origin, int(end.max()) - origin, path.name))
+    expected.sort()
+    found = [(w["start_ns"], w["end_ns"], w["files"][0]) for w in meta["windows"]]
+    assert found == expected
+    assert [w["source"] for w in meta["windows"]] == ["trace", "trace"]
+    assert [w["label"] for w in meta["windows"]] == [name.split(".pt.")[0] for *_, name in found]
+    first, second = meta["windows"]
+    assert first["end_ns"] - first["start_ns"] < 2 * 10**9
+    assert second["start_ns"] - first["end_ns"] > 400 * 10**9  # minutes apart
+    steps = [s["step"] for s in meta["steps"]]
+    assert steps == [*range(5, 11), *range(16, 22)]
+    for step in meta["steps"]:  # each step in the window of its file
+        window = first if step["step"] < 16 else second
+        assert window["start_ns"] <= step["start"] < step["end"] <= window["end_ns"]
+
+
+def test_a_collector_run_with_traced_steps_is_one_window(make_client):
+    """The demo's traced run: MyTimer spans over the whole job hold its two traced windows of
+    two ranks, so the Timeline keeps one window over the whole run."""
+    meta = make_client(SAMPLE_RUNS).json("timeline/meta", run="ddp_traced")
+    (window,) = meta["windows"]
+    assert window["source"] == "spans+trace" and len(window["files"]) == 4
+    assert window["start_ns"] == 0 and window["end_ns"] <= meta["end"]
 
 
 def test_whole_run_tile_is_bounded_and_accounts_for_every_event(trace_logdir, make_client):

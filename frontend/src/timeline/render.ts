@@ -20,6 +20,7 @@ import { alignmentSummary } from "./alignment";
 import { type TimeAxis, timeAxis } from "./axis";
 import type { CounterSeries } from "./types";
 import type { TimeWindow } from "../canvas/viewWindow";
+import { gapLabel } from "./windows";
 
 export const FONT = "11px Roboto, 'Helvetica Neue', Arial, sans-serif";
 const HEADER_FONT = "500 12px Roboto, 'Helvetica Neue', Arial, sans-serif";
@@ -27,6 +28,7 @@ const PX_PER_TICK = 110;
 const MIN_BOX_PX = 1;
 const MIN_LABEL_PX = 28;
 const SUMMARY_ALPHA = 0.45;
+const GAP_HATCH_PX = 10;
 
 /** One end of a drawn flow arrow or outline: a time span in a lane row. */
 export interface LaneSpan {
@@ -44,6 +46,8 @@ export interface Scene {
   /** Run start: axis labels count from here. */
   zero: number;
   layout: TimelineLayout;
+  /** Stretches between recorded windows: drawn as bands, nothing was recorded there. */
+  gaps: readonly TimeWindow[];
   tile: Tile | null;
   theme: CanvasTheme;
   selected: LaneSpan | null;
@@ -252,6 +256,39 @@ function drawFlow(
   }
 }
 
+/** Hatched bands over the lanes where nothing was recorded, each labelled with its length. */
+function drawGaps(ctx: CanvasRenderingContext2D, scene: Scene, scale: XScale): void {
+  const top = scene.scrollTop;
+  const height = scene.height - AXIS_HEIGHT;
+  for (const gap of scene.gaps) {
+    const x0 = Math.max(scale.x(gap.start), scale.left);
+    const x1 = Math.min(scale.x(gap.end), scale.right);
+    if (x1 <= x0) continue;
+    ctx.fillStyle = scene.theme.surface;
+    ctx.fillRect(x0, top, x1 - x0, height);
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(x0, top, x1 - x0, height);
+    ctx.clip();
+    ctx.strokeStyle = scene.theme.border;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (let x = x0 - height; x < x1; x += GAP_HATCH_PX) {
+      ctx.moveTo(x, top + height);
+      ctx.lineTo(x + height, top);
+    }
+    ctx.stroke();
+    ctx.restore();
+    const label = fitText(ctx, gapLabel(gap), x1 - x0 - 8);
+    if (label) {
+      ctx.fillStyle = scene.theme.mutedText;
+      ctx.textAlign = "center";
+      ctx.fillText(label, (x0 + x1) / 2, top + 12);
+      ctx.textAlign = "start";
+    }
+  }
+}
+
 function drawGutterAndBands(ctx: CanvasRenderingContext2D, scene: Scene): void {
   const { theme, width } = scene;
   const top = scene.scrollTop;
@@ -334,6 +371,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, scene: Scene): void 
   ctx.clip();
   ctx.fillStyle = theme.grid;
   for (const tick of axis.ticks) ctx.fillRect(Math.round(scale.x(tick)), scene.scrollTop, 1, height);
+  drawGaps(ctx, scene, scale);
   for (const band of visibleBands(scene)) {
     const boxes = tile?.lanes.get(band.lane.id);
     if (boxes) drawBoxes(ctx, boxes, band, scale, scene);

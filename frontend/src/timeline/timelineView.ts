@@ -4,10 +4,10 @@
 import { ApiError, type ProgressListener } from "../base/api";
 import { h } from "../base/dom";
 import { attachPanZoom, nsPerPx, panByPx, timeAtPx, zoomAtPx } from "../canvas/panZoom";
-import { clampWindow, fitWindow, revealWindow, runBounds, type TimeWindow } from "../canvas/viewWindow";
+import { clampWindow, fitWindow, revealWindow, type TimeWindow } from "../canvas/viewWindow";
 import { MANY_RANKS, startingRanks } from "../panels/rankHeatmap";
 import { fetchEvent, fetchTimelineMeta, searchEvents } from "./api";
-import { rankPicker, rankToggles, stepSelect } from "./controls";
+import { rankPicker, rankToggles, stepInput, stepSelect } from "./controls";
 import { renderDetails } from "./details";
 import { type TimelineHashState, writeTimelineHash } from "./hashState";
 import { GUTTER_WIDTH, layoutTimeline, type TimelineLayout, visibleRanks } from "./layout";
@@ -19,6 +19,7 @@ import { type SceneParts, TimelineStage } from "./stage";
 import type { Tile } from "./tile";
 import { TileLoader } from "./tileLoader";
 import type { EventRef, SearchMatch, TimelineEvent, TimelineMeta } from "./types";
+import { ALL, choiceBounds, choiceShowing, gapsBetween, initialChoice, locateStep, type WindowChoice, windowSelect } from "./windows";
 
 const HASH_WRITE_MS = 200;
 const HOVER_SLACK_PX = 2;
@@ -33,6 +34,9 @@ export class TimelineView {
   private meta: TimelineMeta | null = null;
   private layout: TimelineLayout = { bands: [], lanes: new Map(), height: 0 };
   private bounds: TimeWindow = { start: 0, end: 1 };
+  /** The recorded window the view is limited to, or ALL. */
+  private choice: WindowChoice = ALL;
+  private gaps: TimeWindow[] = [];
   private window: TimeWindow | null;
   private enabledRanks: Set<number> | null;
   private readonly collapsedRanks = new Set<number>();
@@ -55,6 +59,9 @@ export class TimelineView {
   );
   private readonly rankToggleGroup = h("div", { class: "rank-toggles", role: "group", "aria-label": "Ranks" });
   private readonly stepPicker = h("label", { class: "step-picker" });
+  private readonly windowPicker = h("label", { class: "window-picker" });
+  /** Why a jump went nowhere (a step outside every window). */
+  private readonly windowNote = h("span", { class: "window-note", role: "status", "data-testid": "timeline-window-note", hidden: true });
   private readonly search: TimelineSearch;
   private readonly tiles: TileLoader;
   private hashTimer = 0;
@@ -94,8 +101,10 @@ export class TimelineView {
         "div",
         { class: "timeline-toolbar" },
         this.rankToggleGroup,
+        this.windowPicker,
         this.stepPicker,
         reset,
+        this.windowNote,
         this.search.element,
         h("span", { class: "muted hint" }, "W/S or wheel: zoom · A/D or drag: pan · Esc: deselect"),
       ),
@@ -126,12 +135,17 @@ export class TimelineView {
       this.enabledRanks = new Set(ranks);
       writeTimelineHash({ enabledRanks: this.enabledRankList() });
     }
+    // A reload keeps the window picked while the run still has it.
+    const kept = this.loaded && (this.choice === ALL || this.choice < meta.windows.length);
     this.meta = meta;
     this.loaded = true;
-    this.bounds = runBounds(meta.start, meta.end);
+    this.gaps = gapsBetween(meta.windows);
     this.relayout();
-    this.setWindow(this.window ?? this.bounds);
-    this.stepPicker.replaceChildren(stepSelect(meta.steps, (step) => this.setWindow(fitWindow(step.start, step.end, 0.02, this.bounds))));
+    this.pickWindow(kept ? this.choice : initialChoice(meta.windows, this.window), this.window);
+    this.stepPicker.replaceChildren(
+      stepSelect(meta.steps, (step) => this.showStep(step.step)),
+      stepInput((step) => this.showStep(step)),
+    );
     this.tile = null;
     this.tiles.cancel();
     this.requestTiles(true);
@@ -139,10 +153,19 @@ export class TimelineView {
     void this.search.refresh();
   }
 
-  /** Frame step `step` (a finding's link); unknown steps leave the view as it is. */
+  /** Frame step `step` (the step pickers, a finding's link) in the window that holds it (from
+   * "all" too); a step outside every window leaves the view as it is and says so. */
   showStep(step: number): void {
-    const extent = this.meta?.steps.find((s) => s.step === step);
-    if (extent) this.setWindow(fitWindow(extent.start, extent.end, 0.02, this.bounds));
+    const meta = this.meta;
+    if (!meta) return;
+    const found = locateStep(meta.windows, meta.steps, step);
+    if ("message" in found) {
+      this.windowNote.textContent = found.message;
+      this.windowNote.hidden = false;
+      return;
+    }
+    if (meta.windows.length > 1 && found.window !== this.choice) this.pickWindow(found.window);
+    this.showRange(found.extent.start, found.extent.end, 0.02);
   }
 
   /** Show lanes for these ranks only (a link from the many-rank Overview); unknown ones are left out. */
@@ -222,10 +245,37 @@ export class TimelineView {
     this.requestTiles(false);
   }
 
+  /** Limit the view to a recorded window (or the whole run, ALL) and show `view` in it
+   * (all of it by default). */
+  private pickWindow(choice: WindowChoice, view: TimeWindow | null = null): void {
+    const meta = this.meta;
+    if (!meta) return;
+    this.choice = choice;
+    this.bounds = choiceBounds(meta.windows, choice, { start: meta.start, end: meta.end });
+    this.canvas.dataset["window"] = String(choice);
+    this.windowNote.hidden = true;
+    this.windowPicker.replaceChildren(
+      ...(meta.windows.length > 1 ? [windowSelect(meta.windows, choice, (picked) => this.pickWindow(picked))] : []),
+    );
+    this.setWindow(view ?? this.bounds);
+  }
+
+  /** Frame [start, end) with `padding`, in the window that holds it when the current one does not. */
+  private showRange(start: number, end: number, padding: number): void {
+    const meta = this.meta;
+    if (!meta) return;
+    const choice = choiceShowing(meta.windows, this.choice, start, end, { start: meta.start, end: meta.end });
+    if (choice !== this.choice) this.pickWindow(choice);
+    this.windowNote.hidden = true;
+    this.setWindow(fitWindow(start, end, padding, this.bounds));
+  }
+
   private setWindow(next: TimeWindow): void {
     this.window = clampWindow(next, this.bounds);
     this.canvas.dataset["start"] = String(Math.round(this.window.start));
     this.canvas.dataset["end"] = String(Math.round(this.window.end));
+    const shown = this.window;
+    this.canvas.dataset["gaps"] = String(this.gaps.filter((g) => g.start < shown.end && g.end > shown.start).length);
     this.scheduleDraw();
     this.requestTiles(false);
     clearTimeout(this.hashTimer);
@@ -240,7 +290,8 @@ export class TimelineView {
     const ranks = visibleRanks(this.layout);
     if (ranks.length === 0) return;
     const all = ranks.length === meta.ranks.length;
-    const need = { window, widthPx, ranks: all ? null : ranks, extent: { start: meta.start, end: meta.end } };
+    const extent = { start: Math.max(meta.start, this.bounds.start), end: Math.min(meta.end, this.bounds.end) };
+    const need = { window, widthPx, ranks: all ? null : ranks, extent };
     if (now) this.tiles.refetch(need);
     else this.tiles.want(need, this.tile);
   }
@@ -300,7 +351,10 @@ export class TimelineView {
       if (signal.aborted) return;
       this.selectedEvent = event;
       if (reveal && this.window) {
-        this.setWindow(revealWindow(this.window, event.start, event.start + event.dur, this.bounds));
+        const end = event.start + event.dur;
+        const bounds = this.bounds;
+        if (event.start >= bounds.start && end <= bounds.end) this.setWindow(revealWindow(this.window, event.start, end, bounds));
+        else this.showRange(event.start, end, 0.5);
       }
       this.showDetails();
       this.scheduleDraw();
@@ -331,7 +385,7 @@ export class TimelineView {
           this.revealRank(ref.rank);
           this.select(ref, true);
         },
-        onZoom: () => this.setWindow(fitWindow(event.start, event.start + event.dur, 0.5, this.bounds)),
+        onZoom: () => this.showRange(event.start, event.start + event.dur, 0.5),
       }),
     );
   }
@@ -347,7 +401,7 @@ export class TimelineView {
 
   private showMatch(match: SearchMatch): void {
     this.revealRank(match.rank);
-    this.setWindow(fitWindow(match.start, match.start + match.dur, MATCH_PADDING, this.bounds));
+    this.showRange(match.start, match.start + match.dur, MATCH_PADDING);
     this.select({ rank: match.rank, id: match.id }, false);
   }
 
@@ -403,6 +457,7 @@ export class TimelineView {
       window: this.window,
       zero: this.meta?.start ?? 0,
       layout: this.layout,
+      gaps: this.gaps,
       tile: this.tile,
       hovered: this.hovered,
       ...selectionSpans(this.selected, this.selectedEvent, this.flowPeer),

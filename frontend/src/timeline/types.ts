@@ -36,6 +36,16 @@ export interface StepExtent {
   end: number;
 }
 
+/** A stretch of time the run recorded events in (docs/HTTP_API.md, `windows`). */
+export interface RecordedWindow {
+  start_ns: number;
+  end_ns: number;
+  label: string;
+  source: "trace" | "spans" | "spans+trace";
+  /** Base names of the trace files with events in it, earliest first. */
+  files: string[];
+}
+
 export interface TimelineMeta {
   run: string;
   /** Epoch ns as a decimal string: too large for a JS number. */
@@ -44,6 +54,8 @@ export interface TimelineMeta {
   end: number;
   ranks: RankMeta[];
   steps: StepExtent[];
+  /** In time order; nothing was recorded between two of them. */
+  windows: RecordedWindow[];
   events: number;
 }
 
