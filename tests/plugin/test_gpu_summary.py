@@ -25,8 +25,8 @@ B200 = "traces/AMD-AGI__TraceLens/tests/traces/b200/eager_trace.json.gz"
 # extended to each step's last kernel, ours the host steps (docs/ANALYSIS.md); the B200 trace
 # has no ProfilerStep, and its one window is the host ops' span there, the trace's span here.
 TORCH_TB_PROFILER = {
-    f"{RESNET}/worker0.1623143089861.pt.trace.json.gz": (0.55514085, 0.54679041, 49.128005, 0.02),
-    f"{RESNET}/worker0.1623143566756.pt.trace.json.gz": (0.63607246, 0.62650975, 49.135551, 0.02),
+    f"{RESNET}/worker0.1623143089861.pt.trace.json.gz": (0.55514085, 0.54679041, 49.128005, 0.01),
+    f"{RESNET}/worker0.1623143566756.pt.trace.json.gz": (0.63607246, 0.62650975, 49.135551, 0.01),
     A100: (0.2326278028, 0.1686884299, 35.3143287, 0.001),
     B200: (0.1248848835, 0.0915937313, 12.6946211, 0.005),
 }  # fmt: skip
