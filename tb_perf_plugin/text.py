@@ -115,6 +115,10 @@ def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str
               "max ms"]  # fmt: skip
     named = named_ranks(summary["findings"])
     ranks, note = telling_ranks(summary["ranks"], mean_step_time, named, "mean step time")
+    # ProfilerStep windows run on to their device work: its mean beside the host's
+    device = any(r.get("device_step_time_ns") for r in ranks)
+    if device:
+        header.append("device mean ms")
     rows = []
     for r in ranks:
         stats = r["step_time_ns"] or {}
@@ -130,6 +134,7 @@ def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str
                 _ms(stats.get("p50")),
                 _ms(stats.get("p95")),
                 _ms(stats.get("max")),
+                *([_ms((r["device_step_time_ns"] or {}).get("mean"))] if device else []),
             ]
         )
     return header, rows, note

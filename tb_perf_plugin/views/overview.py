@@ -18,6 +18,7 @@ from ..analysis.compute import (
     rank_compile_summary,
     rank_compute_summary,
 )
+from ..analysis.device_steps import device_windows
 from ..analysis.execution import execution_summary
 from ..analysis.findings import DEFAULT_THRESHOLDS
 from ..analysis.spans import percent, span_table
@@ -62,20 +63,37 @@ def _steps_and_compute(tables: RunTables) -> tuple[pd.DataFrame, dict[int, dict[
     return steps, _rank_compute(tables, steps)
 
 
-STEP_COLUMNS = ["rank", "step", "t0", "t1", "source"]
+STEP_COLUMNS = ["rank", "step", "t0", "t1", "source", "device_t0", "device_t1"]
 
 
 def run_steps(tables: RunTables) -> pd.DataFrame:
     """Every rank's completed steps: MyTimer's (`source` "MyTimer"), else the `ProfilerStep#N`
-    windows of its traces ("ProfilerStep"), so a run of torch.profiler traces alone has steps."""
+    windows of its traces ("ProfilerStep"), so a run of torch.profiler traces alone has steps.
+    `device_t0`, `device_t1`: a ProfilerStep's device extent (analysis/device_steps.py);
+    MyTimer's steps as they are."""
     rows = []
     for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
         timed = bool((tables.steps["rank"] == rank).any())
+        windows = sorted(rank_steps(tables, rank, traces).items(), key=lambda item: item[1])
+        starts = np.array([a for _, (a, _) in windows], np.int64)
+        ends = np.array([b for _, (_, b) in windows], np.int64)
+        if not timed:
+            starts, ends = device_windows([t.tables for t in traces], starts, ends)
         source = "MyTimer" if timed else "ProfilerStep"
-        rows += [(rank, s, a, b, source) for s, (a, b) in rank_steps(tables, rank, traces).items()]
+        rows += [(rank, s, a, b, source, int(d0), int(d1))
+                 for (s, (a, b)), d0, d1 in zip(windows, starts, ends, strict=True)]  # fmt: skip
     steps = pd.DataFrame(rows, columns=STEP_COLUMNS)
-    return steps.astype({"rank": "int64", "step": "int64", "t0": "int64", "t1": "int64"})
+    return steps.astype(
+        {
+            "rank": "int64",
+            "step": "int64",
+            "t0": "int64",
+            "t1": "int64",
+            "device_t0": "int64",
+            "device_t1": "int64",
+        }  # fmt: skip
+    )
 
 
 def summary_json(
@@ -107,6 +125,11 @@ def summary_json(
                 "steps": len(steps),
                 "step_source": str(steps["source"].iloc[0]) if len(steps) else None,
                 "step_time_ns": step_time_stats(steps),
+                "device_step_time_ns": step_time_stats(
+                    steps[["device_t0", "device_t1"]].set_axis(["t0", "t1"], axis=1)
+                )
+                if (steps["source"] == "ProfilerStep").any()
+                else None,
                 **rank_compute.get(rank, {"compute": None, "compile": None}),
             }
         )

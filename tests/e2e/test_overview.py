@@ -355,6 +355,7 @@ def test_trace_only_run_shows_gpu_summary_execution_summary_and_ranks(page, tens
     assert (cells["host"][1], cells["pid"][1]) == ("gpuhost", "25738")
     assert (cells["steps"][1], cells["step_source"][1]) == ("12", "ProfilerStep")
     assert int(cells["mean"][0]) == rank["step_time_ns"]["mean"] == execution["step_ns"]
+    assert int(cells["device_mean"][0]) == rank["device_step_time_ns"]["mean"]
     expect(plugin.get_by_test_id("spans-empty")).to_have_text(summary["spans_empty_reason"])
     expect(plugin.get_by_test_id("warnings")).to_have_count(0)  # nothing here is a warning
 

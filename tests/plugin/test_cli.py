@@ -243,6 +243,7 @@ def test_analyze_json_keys_of_a_trace_only_run(tmp_path, shared_data, capsys):
     assert report["steps"]["count"] == 12
     (rank,) = report["ranks"]
     assert (rank["host"], rank["pid"], rank["step_source"]) == ("node7", 25738, "ProfilerStep")
+    assert rank["device_step_time_ns"]["mean"] > rank["step_time_ns"]["mean"]
     (gpu,) = report["gpus"]
     assert GPU_KEYS <= set(gpu)
     assert gpu["compute_capability"] == "7.0" and gpu["sm_count"] == 80

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.analysis.breakdown import CATEGORIES, StepBreakdown
+from tb_perf_plugin.analysis.device_steps import device_windows
 from tb_perf_plugin.analysis.execution import execution_summary
 from tb_perf_plugin.analysis.gpu_summary import rank_gpu_summary
 from tb_perf_plugin.ingest.tables import Kind, TraceMeta, build_trace_tables
@@ -102,6 +103,45 @@ def test_execution_summary_means_and_shares():
     assert rank["categories"]["idle"] == {"ns_per_step": 100, "share": 0.5}
     assert sum(c["share"] for c in rank["categories"].values()) == pytest.approx(1.0)
     assert execution_summary([]) == []
+
+
+# torch-tb-profiler 0.4.3's mean step time (avg_costs Total, µs) of each ResNet-50 file, its
+# steps extended to their device work
+TORCH_TB_PROFILER_STEP_US = {
+    f"{RESNET}/worker0.1623143089861.pt.trace.json.gz": 177592.1667,
+    f"{RESNET}/worker0.1623143566756.pt.trace.json.gz": 154911.3333,
+}
+
+
+def test_device_extent_of_hand_made_steps():
+    names = ["cudaLaunchKernel", "k"]
+    rows = [  # (kind, name, start, dur, correlation)
+        (Kind.RUNTIME, 0, 2, 3, 1), (Kind.KERNEL, 1, 5, 45, 1),  # step 1's kernel ends at 50
+        (Kind.RUNTIME, 0, 25, 3, 2), (Kind.KERNEL, 1, 60, 20, 2),  # step 2's at 80
+        (Kind.RUNTIME, 0, 45, 3, 7),  # launches nothing the trace holds
+    ]  # fmt: skip
+    trace = build_trace_tables(TraceMeta(path="hand.json"), names, {
+        "kind": np.array([r[0] for r in rows], np.int8),
+        "name": np.array([r[1] for r in rows], np.int32),
+        "start": np.array([r[2] for r in rows], np.int64),
+        "dur": np.array([r[3] for r in rows], np.int64),
+        "correlation": np.array([r[4] for r in rows], np.int64),
+    })  # fmt: skip
+    starts, ends = device_windows([trace], np.array([0, 20, 40]), np.array([20, 40, 60]))
+    # each step waits for the one before; step 3 launched nothing and is all waiting
+    assert starts.tolist() == [0, 50, 80] and ends.tolist() == [50, 80, 80]
+    assert [a.tolist() for a in device_windows([trace], np.zeros(0), np.zeros(0))] == [[], []]
+
+
+@pytest.mark.parametrize("trace", sorted(TORCH_TB_PROFILER_STEP_US))
+def test_device_step_time_matches_torch_tb_profiler(trace, tmp_path, shared_data, make_client):
+    (tmp_path / "run").mkdir()
+    os.symlink(shared_data / trace, tmp_path / "run" / "rank0.pt.trace.json.gz")
+    (rank,) = make_client(tmp_path).json("summary", run="run")["ranks"]
+    assert rank["device_step_time_ns"]["mean"] == pytest.approx(
+        TORCH_TB_PROFILER_STEP_US[trace] * 1000, abs=1000
+    )
+    assert rank["device_step_time_ns"]["mean"] > rank["step_time_ns"]["mean"]
 
 
 @pytest.mark.parametrize("trace", sorted(TORCH_TB_PROFILER))

@@ -50,6 +50,13 @@ const RANK_COLUMNS: Column<RankSummary>[] = [
   durationColumn("max", "max step", (r) => r.step_time_ns?.max ?? null),
 ];
 
+const DEVICE_STEP_COLUMN = durationColumn(
+  "device_mean",
+  "mean step (device)",
+  (r: RankSummary) => r.device_step_time_ns?.mean ?? null,
+  "ProfilerStep windows run on to the end of the device work they launched (torch-tb-profiler's steps)",
+);
+
 const COMPUTE_COLUMNS: Column<RankSummary>[] = [
   {
     key: "tflops",
@@ -298,8 +305,13 @@ function topPanel(
 function rankPanels(summary: Summary, heatmap: RankHeatmapPanel | null): (HTMLElement | null)[] {
   if (heatmap) return [heatmap.element];
   const counted = summary.ranks.some((r) => r.compute !== null);
+  const device = summary.ranks.some((r) => r.device_step_time_ns !== null);
   const rankTable = dataTable({
-    columns: counted ? [...RANK_COLUMNS, ...COMPUTE_COLUMNS] : RANK_COLUMNS,
+    columns: [
+      ...RANK_COLUMNS,
+      ...(device ? [DEVICE_STEP_COLUMN] : []),
+      ...(counted ? COMPUTE_COLUMNS : []),
+    ],
     rows: summary.ranks,
     testId: "rank-table",
     rowTestId: "rank-row",

@@ -24,6 +24,8 @@ export interface RankSummary {
   step_source: "MyTimer" | "ProfilerStep" | null;
   /** Null-tolerant: a rank that has not completed a step has no statistics. */
   step_time_ns: StepTimeStats | null;
+  /** ProfilerStep windows extended to their device work; null for MyTimer's steps. */
+  device_step_time_ns: StepTimeStats | null;
   /** FlopsCounter's numbers; null when the rank did not count FLOPs. */
   compute: RankCompute | null;
   /** torch.compile activity; null when neither CompileMonitor nor traces show any. */
