@@ -84,16 +84,7 @@ def run_steps(tables: RunTables) -> pd.DataFrame:
         rows += [(rank, s, a, b, source, int(d0), int(d1))
                  for (s, (a, b)), d0, d1 in zip(windows, starts, ends, strict=True)]  # fmt: skip
     steps = pd.DataFrame(rows, columns=STEP_COLUMNS)
-    return steps.astype(
-        {
-            "rank": "int64",
-            "step": "int64",
-            "t0": "int64",
-            "t1": "int64",
-            "device_t0": "int64",
-            "device_t1": "int64",
-        }  # fmt: skip
-    )
+    return steps.astype({column: "int64" for column in STEP_COLUMNS if column != "source"})
 
 
 def summary_json(
