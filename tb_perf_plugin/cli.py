@@ -114,12 +114,17 @@ def imported_summary(run: Run, tables: RunTables) -> list[dict[str, Any]]:
 
 
 def _analyze(args: argparse.Namespace) -> int:
+    if args.top < 1:
+        raise InvalidArgument(f"--top must be 1 or more, not {args.top}")
     store, name = _resolve(args.run, args.logdir, args.executor, args.job)
     try:
         summary = views.overview.summary(store, name, args.rank, wait_s=None)
         found = views.findings.findings(store, name, wait_s=None)["findings"]
         module_calls = views.modules.modules(store, name, args.rank, wait_s=None)
         memory_series = views.memory.memory(store, name, args.rank, wait_s=None)
+        top = str(args.top)
+        operator_rows = views.operators.operators(store, name, args.rank, limit=top, wait_s=None)
+        kernel_rows = views.kernels.kernels(store, name, args.rank, limit=top, wait_s=None)
         run = store.find_run(name)
         summary["imported"] = imported_summary(run, store.tables(run, wait_s=None))
     finally:
@@ -132,6 +137,8 @@ def _analyze(args: argparse.Namespace) -> int:
     module_calls["run"] = summary["run"]
     summary["modules"] = module_calls if module_calls["source"] is not None else None
     summary["memory"] = memory_summary(memory_series)
+    summary["operators"] = operator_rows["rows"]
+    summary["kernels"] = kernel_rows["rows"]
     _emit(format_summary(summary, args.format, args.top))
     return EXIT_OK
 
@@ -389,17 +396,22 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     analyze = commands.add_parser(
         "analyze",
-        help="findings, step times per rank, the span table, memory and the module tree of a run",
+        help="findings, GPU and execution summaries, step times per rank, spans, top operators "
+        "and kernels, memory and the module tree of a run",
         description="Print a run's findings (most severe first, with evidence and what to "
-        "change), its step-time statistics per rank, its span table, one memory line per rank "
-        "when it has MemorySampler records and, when it has module calls (ModuleProfiler or "
-        "traces), the modules with the most time.",
+        "change), the GPU summary per device and the execution summary per rank of its traces, "
+        "its step-time statistics per rank, its span table, its top operators and kernels, one "
+        "memory line per rank when it has MemorySampler records and, when it has module calls "
+        "(ModuleProfiler or traces), the modules with the most time.",
     )
     _add_run_arguments(analyze)
     analyze.add_argument("--rank", help="only this rank (default: all ranks)")
     analyze.add_argument("--format", choices=["text", "json", "md"], default="text")
     analyze.add_argument(
-        "--top", type=int, default=20, help="span and module rows to print (text, md)"
+        "--top",
+        type=int,
+        default=20,
+        help="span, operator, kernel and module rows to print (operators and kernels: json too)",
     )
     analyze.set_defaults(handler=_analyze)
 

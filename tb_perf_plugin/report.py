@@ -290,9 +290,48 @@ def _charted_note(report: dict[str, Any], more: str = "") -> str:
     return f'<p class="muted">Charted: {_e(note)}{more}.</p>' if note else ""
 
 
+def _share_cell(share: float | None) -> str:
+    return _cell("-" if share is None else f"{share:.1%}", share)
+
+
+def _gpu_summary_html(gpus: list[dict[str, Any]]) -> str:
+    """The traces' GPU summary per rank and device (docs/ANALYSIS.md)."""
+    if not gpus:
+        return '<p class="muted">No GPU kernels in the traces (or no traces).</p>'
+    header = ["rank", "GPU", "name", "memory", "capability", "SMs", "utilization",
+              "est. SM efficiency", "est. occupancy", "Tensor Cores"]  # fmt: skip
+    rows = [
+        [_cell(g["rank"], g["rank"]), _cell(g["device"], g["device"]),
+         _cell(g["name"] or "-", left=True),
+         _cell("-" if g["memory_bytes"] is None else memory_text(g["memory_bytes"]),
+               g["memory_bytes"]),
+         _cell(g["compute_capability"] or "-"), _cell(g["sm_count"] or "-", g["sm_count"]),
+         *(_share_cell(g[k]) for k in ("utilization", "sm_efficiency", "occupancy",
+                                       "tensor_core_share"))]
+        for g in gpus
+    ]  # fmt: skip
+    return '<p class="muted">Over the step windows.</p>' + _table(header, rows, left=0)
+
+
+def _execution_html(execution: list[dict[str, Any]]) -> str:
+    """Per rank, each breakdown category's mean ms per step and share of step time."""
+    if not execution:
+        return '<p class="muted">No traced steps to break down.</p>'
+    categories = list(execution[0]["categories"])
+    header = ["rank", "steps", "step ms", *categories]
+    rows = [
+        [_cell(e["rank"], e["rank"]), _cell(e["steps"], e["steps"]),
+         _cell(_ms(e["step_ns"]), e["step_ns"]),
+         *(_cell(f"{_ms(c['ns_per_step'])} ({c['share']:.1%})", c["ns_per_step"])
+           for c in e["categories"].values())]
+        for e in execution
+    ]  # fmt: skip
+    return '<p class="muted">Mean per step, and share of step time.</p>' + _table(header, rows)
+
+
 def _spans_html(summary: dict[str, Any]) -> str:
     if not summary["spans"]:
-        return '<p class="muted">No MyTimer spans.</p>'
+        return f'<p class="muted">{_e(summary["spans_empty_reason"])}</p>'
     header = ["span", "calls", "total ms", "self ms", "mean ms", "p50 ms", "p95 ms", "% of step"]
     rows = [
         [_cell(s["name"], left=True), _cell(s["calls"], s["calls"]),
@@ -361,7 +400,7 @@ def _memory_html(memory: dict[str, Any], findings: list[dict[str, Any]]) -> str:
 def _gpu_html(gpu: dict[str, Any]) -> str:
     """Per rank and GPU: mean utilization, peak memory used, mean power; or why none."""
     if gpu["gpu_reason"] is not None:
-        return f'<p class="muted">No GPU samples: {_e(gpu["gpu_reason"])}</p>'
+        return f'<p class="muted">No GpuTracker samples: {_e(gpu["gpu_reason"])}</p>'
 
     def mean(values: list[float | None] | None) -> float | None:
         known = [v for v in values or [] if v is not None]
@@ -493,19 +532,21 @@ def render(report: dict[str, Any]) -> str:
     scope = "all ranks" if summary["rank"] is None else f"rank {summary['rank']}"
     sections = [
         ("Findings", _findings_html(report["findings"])),
+        ("GPU summary", _gpu_summary_html(summary["gpus"])),
         *(
             [("Compared with the baseline", _compare_html(report["compare"]))]
             if report.get("compare")
             else []
         ),
         ("Step-time breakdown", _breakdown_html(report)),
+        ("Execution summary", _execution_html(summary["execution_summary"])),
         ("Step time per rank", _steps_html(report)),
         ("MyTimer spans", _spans_html(summary)),
         ("Top operators", _operators_html(report["operators"])),
         ("Top kernels", _kernels_html(report["kernels"])),
         ("Modules", _modules_html(report["modules"])),
         ("Memory", _memory_html(report["memory"], report["findings"])),
-        ("GPU", _gpu_html(report["gpu"])),
+        ("GpuTracker samples", _gpu_html(report["gpu"])),
     ]
     warnings = "".join(f"<li>{_e(w)}</li>" for w in summary["warnings"])
     body = "".join(f"<section><h2>{_e(t)}</h2>{content}</section>" for t, content in sections)

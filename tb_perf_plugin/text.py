@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .analysis.findings import memory_text
+from .analysis.operators import OPERATOR_TIMES
 from .analysis.rules import MAX_RANKS_APART
 
 MAX_RANK_ROWS = 16  # more ranks: text and Markdown reports list the telling ones (as the heatmap)
@@ -110,22 +111,30 @@ def named_ranks(findings: list[dict[str, Any]]) -> set[int]:
 
 
 def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str | None]:
-    header = ["rank", "host", "status", "steps", "mean ms", "p50 ms", "p95 ms", "max ms"]
+    header = ["rank", "host", "pid", "status", "steps", "from", "mean ms", "p50 ms", "p95 ms",
+              "max ms"]  # fmt: skip
     named = named_ranks(summary["findings"])
     ranks, note = telling_ranks(summary["ranks"], mean_step_time, named, "mean step time")
+    # ProfilerStep windows run on to their device work: its mean beside the host's
+    device = any(r.get("device_step_time_ns") for r in ranks)
+    if device:
+        header.append("device mean ms")
     rows = []
     for r in ranks:
         stats = r["step_time_ns"] or {}
         rows.append(
             [
                 str(r["rank"]),
-                r["host"] or "-",  # a trace-only rank has no metadata, so no host
+                r["host"] or "-",  # a trace named otherwise than by its handler has no host
+                "-" if r["pid"] is None else str(r["pid"]),
                 r["status"],
                 str(r["steps"]),
+                r["step_source"] or "-",
                 _ms(stats.get("mean")),
                 _ms(stats.get("p50")),
                 _ms(stats.get("p95")),
                 _ms(stats.get("max")),
+                *([_ms((r["device_step_time_ns"] or {}).get("mean"))] if device else []),
             ]
         )
     return header, rows, note
@@ -134,6 +143,72 @@ def _rank_rows(summary: dict[str, Any]) -> tuple[list[str], list[list[str]], str
 def _rank_table(summary: dict[str, Any], table: Callable[..., str]) -> str:
     header, rows, note = _rank_rows(summary)
     return table(header, rows) + (f"\n({note}{MORE_RANKS_HINT})" if note else "")
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
+def _gpu_text(gpus: list[dict[str, Any]], fmt: str, table: Callable[..., str]) -> str:
+    """The GPU summary: per rank and device, what it is and how its kernels used it over the
+    step windows (docs/ANALYSIS.md, GPU summary)."""
+    heading = "## GPU summary" if fmt == "md" else "GPU summary (over the step windows):"
+    if not gpus:
+        return f"{heading}\nno GPU kernels in the traces (or no traces)"
+    header = ["rank", "GPU", "name", "memory", "capability", "SMs", "utilization",
+              "est. SM efficiency", "est. occupancy", "Tensor Cores"]  # fmt: skip
+    rows = [
+        [str(g["rank"]), str(g["device"]), g["name"] or "-",
+         "-" if g["memory_bytes"] is None else memory_text(g["memory_bytes"]),
+         g["compute_capability"] or "-", "-" if g["sm_count"] is None else str(g["sm_count"]),
+         _share(g["utilization"]), _share(g["sm_efficiency"]), _share(g["occupancy"]),
+         _share(g["tensor_core_share"])]
+        for g in gpus
+    ]  # fmt: skip
+    return heading + "\n\n" + table(header, rows, left=3)
+
+
+def _execution_text(execution: list[dict[str, Any]], fmt: str, table: Callable[..., str]) -> str:
+    """The execution summary: per rank, each category's mean ms per step and share of step
+    time (the breakdown's categories; docs/ANALYSIS.md)."""
+    heading = "## Execution summary" if fmt == "md" else "execution summary (mean per step):"
+    if not execution:
+        return f"{heading}\nno traced steps to break down"
+    categories = list(execution[0]["categories"])
+    header = ["rank", "steps", "step ms", *categories]
+    rows = [
+        [str(e["rank"]), str(e["steps"]), _ms(e["step_ns"]),
+         *(f"{_ms(c['ns_per_step'])} ({c['share']:.1%})" for c in e["categories"].values())]
+        for e in execution
+    ]  # fmt: skip
+    return heading + "\n\n" + table(header, rows)
+
+
+def _spans_text(summary: dict[str, Any], limit: int, table: Callable[..., str]) -> str:
+    if not summary["spans"]:
+        return summary["spans_empty_reason"]
+    return table(*_summary_rows(summary, limit))
+
+
+def _top_operators_text(rows: list[dict[str, Any]], fmt: str, table: Callable[..., str]) -> str:
+    heading = "## Top operators" if fmt == "md" else "top operators:"
+    if not rows:
+        return f"{heading}\nno operators in the traces (or no traces)"
+    header = ["operator", "calls", *(f"{label} ms" for label in OPERATOR_TIMES.values())]
+    cells = [[_cut(r["name"]), str(r["calls"]), *(_ms(r[key]) for key in OPERATOR_TIMES)]
+             for r in rows]  # fmt: skip
+    return heading + "\n\n" + table(header, cells)
+
+
+def _top_kernels_text(rows: list[dict[str, Any]], fmt: str, table: Callable[..., str]) -> str:
+    heading = "## Top kernels" if fmt == "md" else "top kernels:"
+    if not rows:
+        return f"{heading}\nno GPU kernels in the traces (or no traces)"
+    header = ["kernel", "calls", "total ms", "mean ms", "% of kernel time", "Tensor Cores"]
+    cells = [[_cut(r["name"]), str(r["calls"]), _ms(r["total_ns"]), _ms(r["mean_ns"]),
+              f"{r['pct_of_kernel_time']:.1f}", "yes" if r["tensor_cores"] else "no"]
+             for r in rows]  # fmt: skip
+    return heading + "\n\n" + table(header, cells)
 
 
 def _text_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
@@ -293,8 +368,9 @@ def memory_summary(memory: dict[str, Any]) -> list[dict[str, Any]]:
 
 def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
     """The analyze report; `summary` is the summary route's answer plus "findings",
-    "modules" (the modules route's answer, `None` for a run without module calls) and
-    "memory" (`memory_summary` of the memory route, `[]` without MemorySampler records)."""
+    "modules" (the modules route's answer, `None` for a run without module calls), "memory"
+    (`memory_summary` of the memory route, `[]` without MemorySampler records), "operators"
+    and "kernels" (the top rows of those routes)."""
     if fmt == "json":
         return json.dumps(summary, indent=2)
     table = _md_table if fmt == "md" else _text_table
@@ -307,8 +383,12 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
         f"{len(summary['ranks'])} rank(s), {steps['count']} step(s)"
         + ("" if steps["first"] is None else f" ({steps['first']}..{steps['last']})"),
         _findings_text(summary["findings"], fmt),
+        _gpu_text(summary["gpus"], fmt, table),
+        _execution_text(summary["execution_summary"], fmt, table),
         _rank_table(summary, table),
-        table(*_summary_rows(summary, limit)),
+        _spans_text(summary, limit, table),
+        _top_operators_text(summary["operators"][:limit], fmt, table),
+        _top_kernels_text(summary["kernels"][:limit], fmt, table),
     ]
     if summary["memory"]:
         parts.append(_memory_text(summary["memory"], summary["findings"], fmt))

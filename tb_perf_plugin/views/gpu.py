@@ -1,6 +1,7 @@
-"""The GPU dashboard: per rank, GpuTracker's samples over time (each GPU's utilization, memory,
-power, clock, temperature; the process's CPU and RSS) with the rank's step boundaries, or why
-there are no GPU samples (docs/HTTP_API.md)."""
+"""The GPU dashboard: per rank and device, the GPU summary of its traces (what the device is,
+how its kernels used it); per rank, GpuTracker's samples over time (each GPU's utilization,
+memory, power, clock, temperature; the process's CPU and RSS) with the rank's step boundaries,
+or why there are no GPU samples (docs/HTTP_API.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..analysis.gpu_summary import rank_gpu_summary
 from ..analysis.memory import bucket_size, bucketed, firsts
+from ..discovery import Run
+from ..pipeline.analyze import RunAnalysis
+from ..pipeline.read import RunTables
 from ..pipeline.steps import clock_to_rank0
 from ..store import INLINE_WAIT, RunStore
 from ._shared import MAX_SERIES_POINTS, nullable
@@ -54,11 +59,32 @@ def gpu(
     return {
         "run": run.name,
         "rank": selected,
+        "gpus": gpu_summaries(store, run, store.analysis(run, wait_s), selected, wait_s),
         "origin_ns": str(origin),
         "gpu_reason": reason,
         "ranks": answers,
         "warnings": tables.memory_warnings,
     }
+
+
+def gpu_summaries(
+    store: RunStore, run: Run, analysis: RunAnalysis, selected: int | None,
+    wait_s: float | None = INLINE_WAIT,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """The GPU summary (analysis/gpu_summary.py) of each device of the selected ranks, over
+    the windows their breakdowns cover; computed once per run version."""
+
+    def build(tables: RunTables) -> list[dict[str, Any]]:
+        out = []
+        for rank in tables.ranks:
+            traces = [t.tables for t in tables.traces if t.rank == rank]
+            windows = [(b.start_ns, b.start_ns + b.duration_ns)
+                       for b in analysis.breakdowns if b.rank == rank]  # fmt: skip
+            out += [g.to_json() for g in rank_gpu_summary(rank, traces, windows)]
+        return out
+
+    every = store.derived(run, "gpu_summary", build, wait_s)
+    return [g for g in every if selected in (None, g["rank"])]
 
 
 def system_json(

@@ -1,11 +1,14 @@
 """The Overview dashboard: per rank, its host, status, steps and step time, FlopsCounter's MFU
-and torch.compile's activity; the step-time series and MyTimer's span table
-(docs/HTTP_API.md, summary)."""
+and torch.compile's activity; the GPU summary per device, the execution summary per rank, the
+step-time series and MyTimer's span table (docs/HTTP_API.md, summary)."""
 
 from __future__ import annotations
 
+import os
+import re
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ..analysis.compute import (
@@ -15,16 +18,20 @@ from ..analysis.compute import (
     rank_compile_summary,
     rank_compute_summary,
 )
+from ..analysis.device_steps import device_windows
+from ..analysis.execution import execution_summary
 from ..analysis.findings import DEFAULT_THRESHOLDS
 from ..analysis.spans import percent, span_table
 from ..analysis.steps import step_series, step_time_stats
 from ..discovery import Run, now_ns
 from ..errors import InvalidArgument
+from ..ingest.tables import Kind
 from ..params import integer, rank_param, shown
-from ..pipeline.read import RunTables
+from ..pipeline.read import RunTables, TraceFile
 from ..pipeline.steps import rank_steps
 from ..store import INLINE_WAIT, RunStore
 from ._shared import MAX_SERIES_POINTS
+from .gpu import gpu_summaries
 
 MAX_SPAN_ROWS = 500
 
@@ -40,7 +47,13 @@ def summary(
     ranks = store.ranks(run, tables)
     selected = rank_param(ranks, rank)
     steps, extras = store.derived(run, "overview", _steps_and_compute, wait_s)
-    return summary_json(run, tables, steps, ranks, selected, extras)
+    answer = summary_json(run, tables, steps, ranks, selected, extras)
+    analysis = store.analysis(run, wait_s)
+    answer["gpus"] = gpu_summaries(store, run, analysis, selected, wait_s)
+    answer["execution_summary"] = execution_summary(
+        [b for b in analysis.breakdowns if selected in (None, b.rank)]
+    )
+    return answer
 
 
 def _steps_and_compute(tables: RunTables) -> tuple[pd.DataFrame, dict[int, dict[str, Any]]]:
@@ -50,20 +63,28 @@ def _steps_and_compute(tables: RunTables) -> tuple[pd.DataFrame, dict[int, dict[
     return steps, _rank_compute(tables, steps)
 
 
-STEP_COLUMNS = ["rank", "step", "t0", "t1", "source"]
+STEP_COLUMNS = ["rank", "step", "t0", "t1", "source", "device_t0", "device_t1"]
 
 
 def run_steps(tables: RunTables) -> pd.DataFrame:
     """Every rank's completed steps: MyTimer's (`source` "MyTimer"), else the `ProfilerStep#N`
-    windows of its traces ("ProfilerStep"), so a run of torch.profiler traces alone has steps."""
+    windows of its traces ("ProfilerStep"), so a run of torch.profiler traces alone has steps.
+    `device_t0`, `device_t1`: a ProfilerStep's device extent (analysis/device_steps.py);
+    MyTimer's steps as they are."""
     rows = []
     for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
         timed = bool((tables.steps["rank"] == rank).any())
+        windows = sorted(rank_steps(tables, rank, traces).items(), key=lambda item: item[1])
+        starts = np.array([a for _, (a, _) in windows], np.int64)
+        ends = np.array([b for _, (_, b) in windows], np.int64)
+        if not timed:
+            starts, ends = device_windows([t.tables for t in traces], starts, ends)
         source = "MyTimer" if timed else "ProfilerStep"
-        rows += [(rank, s, a, b, source) for s, (a, b) in rank_steps(tables, rank, traces).items()]
+        rows += [(rank, s, a, b, source, int(d0), int(d1))
+                 for (s, (a, b)), d0, d1 in zip(windows, starts, ends, strict=True)]  # fmt: skip
     steps = pd.DataFrame(rows, columns=STEP_COLUMNS)
-    return steps.astype({"rank": "int64", "step": "int64", "t0": "int64", "t1": "int64"})
+    return steps.astype({column: "int64" for column in STEP_COLUMNS if column != "source"})
 
 
 def summary_json(
@@ -80,12 +101,14 @@ def summary_json(
         writers = [w for w in run.writers if w.rank == rank]
         meta = next((w.meta for w in writers if w.meta is not None), None)
         steps = run_steps[run_steps["rank"] == rank]
-        traced = [t.tables.meta.world_size for t in tables.traces if t.rank == rank]
+        traces = [t for t in tables.traces if t.rank == rank]
+        traced = [t.tables.meta.world_size for t in traces]
+        host, pid = (meta.host, meta.pid) if meta else traced_process(traces)
         ranks.append(
             {
                 "rank": rank,
-                "host": meta.host if meta else None,
-                "pid": meta.pid if meta else None,
+                "host": host,
+                "pid": pid,
                 "world_size": meta.world_size
                 if meta
                 else next((w for w in traced if w is not None), None),
@@ -93,6 +116,11 @@ def summary_json(
                 "steps": len(steps),
                 "step_source": str(steps["source"].iloc[0]) if len(steps) else None,
                 "step_time_ns": step_time_stats(steps),
+                "device_step_time_ns": step_time_stats(
+                    steps[["device_t0", "device_t1"]].set_axis(["t0", "t1"], axis=1)
+                )
+                if (steps["source"] == "ProfilerStep").any()
+                else None,
                 **rank_compute.get(rank, {"compute": None, "compile": None}),
             }
         )
@@ -120,13 +148,6 @@ def summary_json(
             }
         )
     step_numbers = steps["step"]
-    warnings = list(tables.warnings)
-    if run.traces and not run.writers:
-        warnings.append(
-            f"this run holds {len(run.traces)} torch.profiler trace file(s) and no collector "
-            "files: its steps are the traces' ProfilerStep#N windows, and there are no MyTimer "
-            "spans to list"
-        )
     return {
         "run": run.name,
         "rank": selected,
@@ -139,8 +160,43 @@ def summary_json(
         "step_series": series,
         "spans": rows,
         "spans_truncated": len(table) > MAX_SPAN_ROWS,
-        "warnings": warnings,
+        "spans_empty_reason": None if rows else spans_empty_reason(run, selected),
+        "warnings": list(tables.warnings),
     }
+
+
+def spans_empty_reason(run: Run, selected: int | None) -> str:
+    """Why the span table is empty: a run of torch.profiler traces alone has no MyTimer."""
+    scope = "this run" if selected is None else f"rank {selected}"
+    if run.traces and not run.writers:
+        return (
+            f"No MyTimer spans: {scope} is {len(run.traces)} torch.profiler trace file(s) and "
+            "no collector files (its steps are the traces' ProfilerStep#N windows). Spans come "
+            "from collectors.MyTimer."
+        )
+    return f"No MyTimer spans in {scope}: wrap code in MyTimer spans to see where step time goes."
+
+
+# tensorboard_trace_handler's file name with its default worker name, `<hostname>_<pid>`
+_HANDLER_FILE = re.compile(r"^(?P<host>.+)_(?P<pid>\d+)\.\d+\.pt\.trace\.json(\.gz)?$")
+
+
+def traced_process(traces: list[TraceFile]) -> tuple[str | None, int | None]:
+    """A trace-only rank's host and pid: the pid of its traces' host events, and the host
+    from the file name tensorboard_trace_handler gives by default
+    (`<hostname>_<pid>.<ms>.pt.trace.json`) when its pid is that pid (Kineto traces carry no
+    host name of their own)."""
+    for trace in traces:
+        slices = trace.tables.slices
+        host_rows = np.isin(np.asarray(slices["kind"]), (Kind.CPU_OP, Kind.USER_ANNOTATION))
+        pids = np.asarray(slices["pid"])[host_rows]
+        if not len(pids):
+            continue
+        values, counts = np.unique(pids, return_counts=True)
+        pid = int(values[np.argmax(counts)])
+        named = _HANDLER_FILE.match(os.path.basename(trace.path))
+        return (named.group("host") if named and int(named.group("pid")) == pid else None), pid
+    return None, None
 
 
 def _rank_compute(tables: RunTables, steps: pd.DataFrame) -> dict[int, dict[str, Any]]:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
+from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
@@ -11,6 +14,8 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import Frame, FrameLocator, Page, Route, expect  # noqa: E402
+
+from tests.conftest import SHARED_DATA  # noqa: E402
 
 RUN = "ddp_slow_data"
 PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
@@ -292,3 +297,99 @@ def test_compiled_run_shows_mfu_per_rank_and_torch_compile(page, tensorboard_ser
     expect(reasons.first).to_contain_text("size mismatch at index 0")
     findings = plugin.locator("[data-kind=recompilation]")
     expect(findings).to_have_count(len(summary["ranks"]))
+
+
+RESNET_SAMPLE = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
+TRACE_RUN = "resnet50"
+
+
+def _trace_only_logdir(tmp_path_factory) -> Path:
+    """A logdir made only by tensorboard_trace_handler: the V100 ResNet-50 sample's two traces
+    (copied), named as its default worker name `<hostname>_<pid>` names them."""
+    source = SHARED_DATA / RESNET_SAMPLE
+    if not source.is_dir():
+        pytest.skip(f"real test data not found at {source}")
+    run = tmp_path_factory.mktemp("trace_only") / TRACE_RUN
+    run.mkdir()
+    finished = time.time() - 3600  # written an hour ago: a finished run, not a live one
+    for trace in source.iterdir():
+        copy = run / trace.name.replace("worker0", "gpuhost_25738")
+        copy.write_bytes(trace.read_bytes())
+        os.utime(copy, (finished, finished))
+    return run.parent
+
+
+def _open_trace_run(page: Page, server) -> FrameLocator:
+    page.goto(f"{server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    expect(plugin.locator("main.content")).not_to_have_attribute("aria-busy", "true")
+    expect(plugin.get_by_test_id("gpu-summary-table")).to_be_visible()
+    return plugin
+
+
+@pytest.mark.parametrize("tensorboard_server", [_trace_only_logdir], ids=["trace_only"],
+                         indirect=True)  # fmt: skip
+def test_trace_only_run_shows_gpu_summary_execution_summary_and_ranks(page, tensorboard_server):
+    plugin = _open_trace_run(page, tensorboard_server)
+    summary = tensorboard_server.get_json(f"summary?run={TRACE_RUN}")
+    (gpu,) = summary["gpus"]
+    cells = row_cells(plugin.locator('[data-testid=gpu-summary-row][data-name="0/0"]'))
+    assert cells["name"][1] == "Tesla V100-DGXS-32GB"
+    assert (cells["compute_capability"][1], cells["sm_count"][1]) == ("7.0", "80")
+    assert cells["memory_bytes"][1] == "31.7 GiB"
+    for share in ("utilization", "sm_efficiency", "occupancy", "tensor_core_share"):
+        assert float(cells[share][0]) == pytest.approx(gpu[share]), share
+        assert cells[share][1] == f"{gpu[share] * 100:.1f} %", share
+
+    (execution,) = summary["execution_summary"]
+    cells = row_cells(plugin.locator('[data-testid=execution-row][data-name="0"]'))
+    assert int(cells["step_ns"][0]) == execution["step_ns"]
+    for category, part in execution["categories"].items():
+        assert int(cells[category][0]) == part["ns_per_step"], category
+        duration, share = re.fullmatch(r"(.+) \((.+)\)", cells[category][1]).groups()
+        assert parse_duration(duration) == pytest.approx(part["ns_per_step"], rel=0.01, abs=1)
+        assert share == ("<0.1 %" if 0 < part["share"] < 0.0005 else f"{part['share'] * 100:.1f} %")
+
+    (rank,) = summary["ranks"]
+    cells = row_cells(plugin.locator('[data-testid=rank-row][data-name="0"]'))
+    assert (cells["host"][1], cells["pid"][1]) == ("gpuhost", "25738")
+    assert (cells["steps"][1], cells["step_source"][1]) == ("12", "ProfilerStep")
+    assert int(cells["mean"][0]) == rank["step_time_ns"]["mean"] == execution["step_ns"]
+    assert int(cells["device_mean"][0]) == rank["device_step_time_ns"]["mean"]
+    expect(plugin.get_by_test_id("spans-empty")).to_have_text(summary["spans_empty_reason"])
+    expect(plugin.get_by_test_id("warnings")).to_have_count(0)  # nothing here is a warning
+
+
+@pytest.mark.parametrize("tensorboard_server", [_trace_only_logdir], ids=["trace_only"],
+                         indirect=True)  # fmt: skip
+def test_breakdown_bars_share_a_time_axis_with_ms_labels(page, tensorboard_server):
+    plugin = _open_trace_run(page, tensorboard_server)
+    (rank,) = tensorboard_server.get_json(f"breakdown?run={TRACE_RUN}")["ranks"]
+    steps = rank["steps"]
+    expect(plugin.get_by_test_id("breakdown-bar")).to_have_count(len(steps))
+    ticks = plugin.get_by_test_id("breakdown-axis").locator(".breakdown-tick").all_text_contents()
+    assert ticks[0].startswith("0") and all(t.endswith(" ms") for t in ticks), ticks
+    longest = max(s["duration_ns"] for s in steps)
+    assert parse_duration(ticks[-2]) < longest <= parse_duration(ticks[-1])
+    # each bar as long as its step on that axis; compute's part labelled with its time
+    widths = plugin.locator("[data-testid=breakdown-bar] .breakdown-bar").evaluate_all(
+        "bars => bars.map(b => b.getBoundingClientRect().width)"
+    )
+    for step, width in zip(steps, widths, strict=True):
+        assert width / widths[0] == pytest.approx(step["duration_ns"] / steps[0]["duration_ns"],
+                                                  rel=0.02)  # fmt: skip
+    label = plugin.locator("[data-testid=breakdown-bar]").first.locator(".category-compute")
+    assert parse_duration(label.text_content()) == pytest.approx(
+        steps[0]["ns"]["compute"], rel=0.01
+    )
+
+
+@pytest.mark.parametrize("tensorboard_server", [_trace_only_logdir], ids=["trace_only"],
+                         indirect=True)  # fmt: skip
+def test_gpu_tab_shows_the_traces_gpu_summary(page, tensorboard_server):
+    plugin = _open_trace_run(page, tensorboard_server)
+    plugin.get_by_test_id("tab-gpu").click()
+    gpu_tab = plugin.get_by_test_id("gpu")
+    expect(gpu_tab.get_by_test_id("gpu-summary-row")).to_have_count(1)
+    expect(gpu_tab.get_by_test_id("gpu-summary-row")).to_contain_text("Tesla V100-DGXS-32GB")
+    expect(gpu_tab.get_by_test_id("gpu-reason")).to_contain_text("No GpuTracker samples")

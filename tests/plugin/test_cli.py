@@ -200,3 +200,69 @@ def test_analyze_notes_a_compiled_model(tmp_path, capsys):
     write_rank(tmp_path / "net", 0, RANK0_STEPS, RANK0, settings=RANK1_SETTINGS)
     assert main(["analyze", str(tmp_path / "net")]) == 0
     assert f"note: {COMPILED_NOTE}\n" in capsys.readouterr().out
+
+
+GPU_KEYS = {"rank", "device", "name", "memory_bytes", "compute_capability", "sm_count",
+            "utilization", "sm_efficiency", "occupancy", "tensor_core_share"}  # fmt: skip
+
+
+def _resnet_run(tmp_path, shared_data, host: str = "worker0") -> Path:
+    """The V100 ResNet-50 sample's two traces as tensorboard_trace_handler names them, with
+    `host` as the worker name (its default is `<hostname>_<pid>`)."""
+    run = tmp_path / "resnet"
+    run.mkdir()
+    source = shared_data / "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
+    for trace in source.iterdir():
+        os.symlink(trace, run / trace.name.replace("worker0", host))
+    return run
+
+
+def test_analyze_a_trace_only_run_prints_every_section(tmp_path, shared_data, capsys):
+    run = _resnet_run(tmp_path, shared_data)
+    for fmt, headings in (
+        ("text", ["findings:", "GPU summary", "execution summary", "top operators:",
+                  "top kernels:"]),
+        ("md", ["## Findings", "## GPU summary", "## Execution summary", "## Top operators",
+                "## Top kernels"]),
+    ):  # fmt: skip
+        assert main(["analyze", str(run), "--format", fmt, "--top", "3"]) == 0
+        out = capsys.readouterr().out
+        at = [out.index(heading) for heading in headings]
+        assert at == sorted(at), (fmt, at)  # after the findings, in this order
+        assert "Tesla V100-DGXS-32GB" in out and "31.74 GiB" in out and "ProfilerStep" in out
+        assert "aten::cudnn_convolution_backward_weight" in out  # the top operator
+        assert "No MyTimer spans" in out and "warnings:" not in out
+    kernel_table = out[out.index("## Top kernels") :].split("\n\n")[1]
+    assert len(kernel_table.splitlines()) == 2 + 3  # header, rule and --top 3 rows
+
+
+def test_analyze_json_keys_of_a_trace_only_run(tmp_path, shared_data, capsys):
+    run = _resnet_run(tmp_path, shared_data, host="node7_25738")  # its traces' pid
+    assert main(["analyze", str(run), "--format", "json", "--top", "4"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["steps"]["count"] == 12
+    (rank,) = report["ranks"]
+    assert (rank["host"], rank["pid"], rank["step_source"]) == ("node7", 25738, "ProfilerStep")
+    assert rank["device_step_time_ns"]["mean"] > rank["step_time_ns"]["mean"]
+    (gpu,) = report["gpus"]
+    assert GPU_KEYS <= set(gpu)
+    assert gpu["compute_capability"] == "7.0" and gpu["sm_count"] == 80
+    for share in ("utilization", "sm_efficiency", "occupancy", "tensor_core_share"):
+        assert 0 <= gpu[share] <= 1, share
+    (execution,) = report["execution_summary"]
+    assert execution["rank"] == 0 and execution["step_ns"] == rank["step_time_ns"]["mean"]
+    categories = execution["categories"]
+    assert abs(sum(c["share"] for c in categories.values()) - 1.0) < 1e-9
+    assert categories["dataloader"]["share"] > 0.15  # no DataLoader workers: data-bound
+    assert len(report["operators"]) == 4 and len(report["kernels"]) == 4
+    assert report["kernels"][0]["total_ns"] >= report["kernels"][1]["total_ns"]
+    assert report["spans"] == [] and report["spans_empty_reason"]
+    assert main(["analyze", str(run), "--top", "0"]) == 2
+    assert "--top must be 1 or more" in capsys.readouterr().err
+
+
+def test_a_handler_file_name_gives_the_host_only_with_the_traces_pid(tmp_path, shared_data, capsys):
+    run = _resnet_run(tmp_path, shared_data, host="node7_123")  # not its traces' pid
+    assert main(["analyze", str(run), "--format", "json"]) == 0
+    (rank,) = json.loads(capsys.readouterr().out)["ranks"]
+    assert (rank["host"], rank["pid"]) == (None, 25738)

@@ -1,7 +1,10 @@
 """The gpu route over hand-written GpuTracker and timer files (test_memory_routes' run): GPU
-series per rank on one time axis, step boundaries, and why a rank has no GPU samples."""
+series per rank on one time axis, step boundaries, and why a rank has no GPU samples; the GPU
+summary of a run of torch.profiler traces alone (two NCCL ranks)."""
 
 from __future__ import annotations
+
+import os
 
 from tests.plugin.test_memory_routes import (
     DEVICE_TOTAL,
@@ -52,6 +55,23 @@ def test_gpu_route_without_tracker(training_logdir, make_client):
     assert body["gpu_reason"] == (
         "no GpuTracker records in this run (collectors.GpuTracker did not run)"
     )
+    assert body["gpus"] == []  # no traces, no GPU summary
+
+
+def test_gpu_summary_of_a_trace_only_run_per_rank(tmp_path, shared_data, make_client):
+    source = shared_data / "traces/facebookresearch__HolisticTraceAnalysis/tests/data/trace_filter"
+    (tmp_path / "pair").mkdir()
+    for rank in (0, 1):
+        os.symlink(source / f"sampled_rank-{rank}.json.gz",
+                   tmp_path / "pair" / f"rank{rank}.1.pt.trace.json.gz")  # fmt: skip
+    client = make_client(tmp_path)
+    body = client.json("gpu", run="pair")
+    assert body["ranks"] == [] and "GpuTracker" in body["gpu_reason"]
+    assert sorted(g["rank"] for g in body["gpus"]) == [0, 1]
+    assert body["gpus"] == client.json("summary", run="pair")["gpus"]  # one computation
+    (one,) = client.json("gpu", run="pair", rank="1")["gpus"]
+    assert one == next(g for g in body["gpus"] if g["rank"] == 1)
+    assert 0 < one["utilization"] <= 1
 
 
 def test_long_series_are_bucketed(tmp_path, make_client):

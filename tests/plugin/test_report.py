@@ -207,3 +207,21 @@ def test_cli_exit_codes(training_logdir, tmp_path, capsys):
         )
     assert main(["report", "exp/a", *logdir, "-o", out]) == 3
     assert "version 99 is not supported" in capsys.readouterr().err
+
+
+def test_trace_only_run_has_gpu_and_execution_summaries(tmp_path, shared_data):
+    source = shared_data / "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
+    (tmp_path / "resnet").mkdir()
+    for trace in source.iterdir():
+        (tmp_path / "resnet" / trace.name).symlink_to(trace)
+    answers = _answers(tmp_path, "resnet")
+    page = report.render(answers)
+    (gpu,) = answers["summary"]["gpus"]
+    assert "<h2>GPU summary</h2>" in page and "Tesla V100-DGXS-32GB" in page
+    assert f'data-v="{gpu["utilization"]}">{gpu["utilization"]:.1%}</td>' in page
+    (execution,) = answers["summary"]["execution_summary"]
+    compute = execution["categories"]["compute"]
+    cell = f"{compute['ns_per_step'] / 1e6:.2f} ({compute['share']:.1%})"
+    assert f'data-v="{compute["ns_per_step"]}">{cell}</td>' in page
+    assert html.escape(answers["summary"]["spans_empty_reason"]) in page
+    assert "No GpuTracker samples" in page

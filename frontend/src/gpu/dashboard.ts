@@ -1,11 +1,13 @@
-// The GPU tab: GpuTracker's samples over time per rank — each GPU's utilization, memory, power,
-// SM clock and temperature — with the rank's step boundaries marked, and the process side (CPU
-// use, RSS). Without GPU samples it shows the process side and says why the GPU side is absent.
+// The GPU tab: the traces' GPU summary per device, then GpuTracker's samples over time per rank
+// — each GPU's utilization, memory, power, SM clock and temperature — with the rank's step
+// boundaries marked, and the process side (CPU use, RSS). Without GPU samples it shows the
+// process side and says why the samples are absent.
 
 import { lineChart, type LineSeries } from "../base/chart";
 import type { Dashboard } from "../base/dashboard";
 import { h } from "../base/dom";
 import { formatDuration, formatMemory, memoryTickFormat, numberTickFormat } from "../base/format";
+import { gpuSummaryPanel } from "../panels/gpuSummary";
 import { chartedRanks } from "../panels/rankHeatmap";
 import { seriesColor } from "../base/theme";
 import { fetchGpu } from "./api";
@@ -161,7 +163,7 @@ function reasonsPanel(answer: GpuAnswer): HTMLElement | null {
     return h(
       "section",
       { class: "notice", "data-testid": "gpu-reason", role: "status" },
-      h("strong", {}, "No GPU data: "),
+      h("strong", {}, "No GpuTracker samples: "),
       `${answer.gpu_reason}.`,
       answer.ranks.length ? " The process side is shown below." : "",
     );
@@ -206,6 +208,7 @@ function renderGpu(answer: GpuAnswer): HTMLElement {
   return h(
     "div",
     { class: "gpu", "data-testid": "gpu" },
+    gpuSummaryPanel(answer.gpus),
     reasonsPanel(answer),
     note,
     ...gpu,

@@ -1,5 +1,7 @@
 // The answer of the gpu route (docs/HTTP_API.md).
 
+import type { GpuSummary } from "../panels/gpuSummary";
+
 export interface GpuDevice {
   index: number;
   name: string | null;
@@ -32,6 +34,8 @@ export interface RankSystem {
 export interface GpuAnswer {
   run: string;
   rank: number | null;
+  /** The traces' GPU summary per rank and device. */
+  gpus: GpuSummary[];
   origin_ns: string;
   gpu_reason: string | null;
   ranks: RankSystem[];

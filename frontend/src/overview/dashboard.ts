@@ -1,15 +1,17 @@
-// Overview dashboard: findings first, then the step-time breakdown, per-rank step statistics,
-// step time per rank, and the span table.
+// Overview dashboard: the GPU summary and the findings first, then the step-time breakdown
+// with the execution summary, per-rank step statistics, step time per rank, and the span table.
 
 import { fetchBreakdown, fetchFindings } from "../panels/api";
 import { fetchKernels } from "../kernels/api";
 import { fetchOperators } from "../operators/api";
 import { breakdownChart } from "../panels/breakdown";
 import { findingsPanel } from "../panels/findings";
+import { gpuSummaryPanel } from "../panels/gpuSummary";
 import type { BreakdownAnswer, Finding } from "../panels/types";
 import type { KernelsAnswer } from "../kernels/types";
 import type { OperatorsAnswer } from "../operators/types";
 import { fetchSummary } from "./api";
+import { executionTable } from "./execution";
 import { lineChart } from "../base/chart";
 import type { Dashboard, NavigationParams } from "../base/dashboard";
 import { h } from "../base/dom";
@@ -24,8 +26,8 @@ const DEFAULT_SPAN_SORT: SortState = { key: "total_ns", direction: "desc" };
 
 const RANK_COLUMNS: Column<RankSummary>[] = [
   { key: "rank", label: "rank", numeric: true, value: (r) => r.rank },
-  { key: "host", label: "host", numeric: false, value: (r) => r.host },
-  { key: "pid", label: "pid", numeric: true, value: (r) => r.pid, format: (r) => String(r.pid) },
+  { key: "host", label: "host", numeric: false, value: (r) => r.host, format: (r) => r.host ?? "—" },
+  { key: "pid", label: "pid", numeric: true, value: (r) => r.pid, format: (r) => String(r.pid ?? "—") },
   { key: "status", label: "status", numeric: false, value: (r) => r.status },
   {
     key: "steps",
@@ -34,11 +36,26 @@ const RANK_COLUMNS: Column<RankSummary>[] = [
     value: (r) => r.steps,
     format: (r) => formatCount(r.steps),
   },
+  {
+    key: "step_source",
+    label: "steps from",
+    title: "MyTimer's steps, else the traces' ProfilerStep#N windows",
+    numeric: false,
+    value: (r) => r.step_source,
+    format: (r) => r.step_source ?? "—",
+  },
   durationColumn("mean", "mean step", (r) => r.step_time_ns?.mean ?? null),
   durationColumn("p50", "p50 step", (r) => r.step_time_ns?.p50 ?? null),
   durationColumn("p95", "p95 step", (r) => r.step_time_ns?.p95 ?? null),
   durationColumn("max", "max step", (r) => r.step_time_ns?.max ?? null),
 ];
+
+const DEVICE_STEP_COLUMN = durationColumn(
+  "device_mean",
+  "mean step (device)",
+  (r: RankSummary) => r.device_step_time_ns?.mean ?? null,
+  "ProfilerStep windows run on to the end of the device work they launched (torch-tb-profiler's steps)",
+);
 
 const COMPUTE_COLUMNS: Column<RankSummary>[] = [
   {
@@ -207,11 +224,7 @@ function stepChart(summary: Summary): HTMLElement {
 
 function spanTable(summary: Summary): HTMLElement {
   if (summary.spans.length === 0) {
-    return h(
-      "p",
-      { class: "muted" },
-      "No timer spans in this run. Wrap code in MyTimer spans to see where step time goes.",
-    );
+    return h("p", { class: "muted", "data-testid": "spans-empty" }, summary.spans_empty_reason ?? "");
   }
   const columns = spanColumns(summary.spans.some((s) => s.gpu_total_ns !== null));
   const table = dataTable({
@@ -292,8 +305,13 @@ function topPanel(
 function rankPanels(summary: Summary, heatmap: RankHeatmapPanel | null): (HTMLElement | null)[] {
   if (heatmap) return [heatmap.element];
   const counted = summary.ranks.some((r) => r.compute !== null);
+  const device = summary.ranks.some((r) => r.device_step_time_ns !== null);
   const rankTable = dataTable({
-    columns: counted ? [...RANK_COLUMNS, ...COMPUTE_COLUMNS] : RANK_COLUMNS,
+    columns: [
+      ...RANK_COLUMNS,
+      ...(device ? [DEVICE_STEP_COLUMN] : []),
+      ...(counted ? COMPUTE_COLUMNS : []),
+    ],
     rows: summary.ranks,
     testId: "rank-table",
     rowTestId: "rank-row",
@@ -325,8 +343,14 @@ function renderOverview(
     "div",
     { class: "overview", "data-testid": "overview" },
     warningsPanel(summary.warnings),
+    gpuSummaryPanel(summary.gpus),
     findingsPanel(relevant, navigate),
-    section("Step-time breakdown", breakdownChart(breakdown)),
+    section(
+      "Step-time breakdown",
+      breakdownChart(breakdown),
+      h("h3", {}, "Execution summary (mean per step)"),
+      executionTable(summary.execution_summary),
+    ),
     ...rankPanels(summary, heatmap),
     section("Spans", spanTable(summary)),
     compilePanel(summary.ranks),
@@ -346,7 +370,7 @@ export const overviewDashboard: Dashboard = {
       fetchOperators(run, rank, "name", TOP_ROWS, signal, onProgress),
       fetchKernels(run, rank, TOP_ROWS, signal, onProgress),
     ]);
-    onRanks(summary.ranks);
+    onRanks(summary.ranks.map((r) => (r.host === null ? { rank: r.rank } : { rank: r.rank, host: r.host })));
     const top = topPanel(operators, kernels, navigate);
     // with many ranks, and all of them shown: the heatmap instead of a row per rank
     const many = rank === null && summary.ranks.length > MANY_RANKS;

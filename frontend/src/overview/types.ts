@@ -1,6 +1,7 @@
 // The answer of the summary route (docs/HTTP_API.md).
 
 import type { RunStatus } from "../base/types";
+import type { GpuSummary } from "../panels/gpuSummary";
 
 export interface StepTimeStats {
   mean: number;
@@ -13,13 +14,18 @@ export interface StepTimeStats {
 
 export interface RankSummary {
   rank: number;
-  host: string;
-  pid: number;
-  world_size: number;
+  /** Null for a trace-only rank whose file name does not carry the host. */
+  host: string | null;
+  pid: number | null;
+  world_size: number | null;
   status: RunStatus;
   steps: number;
+  /** Where the steps come from; null without steps. */
+  step_source: "MyTimer" | "ProfilerStep" | null;
   /** Null-tolerant: a rank that has not completed a step has no statistics. */
   step_time_ns: StepTimeStats | null;
+  /** ProfilerStep windows extended to their device work; null for MyTimer's steps. */
+  device_step_time_ns: StepTimeStats | null;
   /** FlopsCounter's numbers; null when the rank did not count FLOPs. */
   compute: RankCompute | null;
   /** torch.compile activity; null when neither CompileMonitor nor traces show any. */
@@ -66,6 +72,14 @@ export interface SpanRow {
   gpu_total_ns: number | null;
 }
 
+/** One rank's execution summary: the breakdown's categories per step (shares 0..1). */
+export interface RankExecution {
+  rank: number;
+  steps: number;
+  step_ns: number;
+  categories: Record<string, { ns_per_step: number; share: number }>;
+}
+
 export interface Summary {
   run: string;
   rank: number | null;
@@ -74,5 +88,9 @@ export interface Summary {
   step_series: StepSeries[];
   spans: SpanRow[];
   spans_truncated: boolean;
+  /** Why there are no spans; null when there are. */
+  spans_empty_reason: string | null;
+  gpus: GpuSummary[];
+  execution_summary: RankExecution[];
   warnings: string[];
 }
