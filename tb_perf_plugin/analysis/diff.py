@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .kernel_names import short_kernel_name
+
 ALPHA = 0.01  # a 99 % interval
 RESAMPLES = 4000
 SEED = 20240607  # fixed: the same runs always give the same interval
@@ -287,6 +289,8 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
     operators = _rows(_operators_only(baseline), _operators_only(candidate), ("name",),
                       per_b, per_c, True)  # fmt: skip
     kernels = _rows(baseline.kernels, candidate.kernels, ("name",), per_b, per_c, True)
+    for row in kernels:
+        row["short_name"] = short_kernel_name(row["name"])
     modules = _rows(baseline.modules, candidate.modules, ("path", "phase"),
                     baseline.module_steps, candidate.module_steps, False)  # fmt: skip
     b_keys = {f["key"]: f for f in baseline.findings}
