@@ -14,6 +14,9 @@ test("pageOf gives each page its rows and clamps pages past either end", () => {
   assert.deepEqual(pageOf(120, -1, 50), { page: 0, pages: 3, first: 0, end: 50 });
   assert.deepEqual(pageOf(0, 0, 50), { page: 0, pages: 1, first: 0, end: 0 });
   assert.deepEqual(pageOf(50, 1, 50), { page: 0, pages: 1, first: 0, end: 50 });
+  // a table that does not page: every row on one page
+  assert.deepEqual(pageOf(70, 0, Number.POSITIVE_INFINITY), { page: 0, pages: 1, first: 0, end: 70 });
+  assert.deepEqual(pageOf(70, 3, 0), { page: 0, pages: 1, first: 0, end: 70 });
 });
 
 test("pageRangeText says which rows of how many", () => {

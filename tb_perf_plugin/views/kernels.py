@@ -70,7 +70,8 @@ def kernels(
         ncu = ncu_json(table, ncu_metrics)
     traces = len(selected_traces(tables, selected))
     every = len(table)
-    table.insert(1, "short_name", [short_kernel_name(n) for n in table["name"].tolist()])
+    shorts = [short_kernel_name(n) for n in table["name"].tolist()]
+    table.insert(1, "short_name", pd.Series(shorts, index=table.index, dtype=object))
     if q:
         table = table[
             table["name"].str.contains(q, case=False, regex=False)

@@ -9,8 +9,10 @@ export interface PageRange {
   end: number;
 }
 
-/** The rows of page `page` (0-based, clamped) of `total` rows, `size` per page. */
+/** The rows of page `page` (0-based, clamped) of `total` rows, `size` per page (one page of
+ * every row unless `size` is a positive finite number). */
 export function pageOf(total: number, page: number, size: number): PageRange {
+  if (!Number.isFinite(size) || size <= 0) return { page: 0, pages: 1, first: 0, end: total };
   const pages = Math.max(1, Math.ceil(total / size));
   const shown = Math.min(Math.max(0, Math.trunc(page)), pages - 1);
   const first = Math.min(shown * size, total);

@@ -3,7 +3,7 @@
 
 import { h } from "./dom";
 import { formatCount, formatDuration } from "./format";
-import { pageOf, pageRangeText } from "./paging";
+import { type PageRange, pageOf, pageRangeText } from "./paging";
 
 export type SortDirection = "asc" | "desc";
 
@@ -189,7 +189,7 @@ export function dataTable<Row>(options: TableOptions<Row>): HTMLTableElement {
 
 interface Pager {
   caption: HTMLElement;
-  show: (shown: ReturnType<typeof pageOf>, total: number) => void;
+  show: (shown: PageRange, total: number) => void;
 }
 
 /** The pager of a long table: its range of rows and buttons to the previous and next page. */
