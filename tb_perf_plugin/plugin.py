@@ -39,7 +39,7 @@ ROUTES: dict[str, tuple[View, tuple[str, ...]]] = {
     "/breakdown": (views.breakdown.breakdown, ("run", "rank")),
     "/rank_heatmap": (views.rank_heatmap.rank_heatmap, ("run", "metric")),
     "/operators": (views.operators.operators, ("run", "rank", "group_by", "limit")),
-    "/kernels": (views.kernels.kernels, ("run", "rank", "limit")),
+    "/kernels": (views.kernels.kernels, ("run", "rank", "limit", "q", "group_by")),
     "/python": (views.python.python, ("run", "rank", "sort", "q", "limit")),
     "/tasks": (views.tasks.tasks, ("run",)),
     "/modules": (views.modules.modules, ("run", "rank")),

@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .kernel_names import short_kernel_name
+
 ALPHA = 0.01  # a 99 % interval
 RESAMPLES = 4000
 SEED = 20240607  # fixed: the same runs always give the same interval
@@ -43,7 +45,8 @@ class RunFacts:
     categories: dict[str, float] = field(default_factory=dict)
     category_source: str | None = None  # "breakdown" or "spans" (MyTimer top-level spans)
     traced_steps: float = 1.0  # steps the trace tables cover, per rank (per-step divisor)
-    operators: list[dict[str, Any]] = field(default_factory=list)  # name, calls, total_ns
+    # name, calls, total_ns, annotation (ProfilerStep#N, record_function, MyTimer: not diffed)
+    operators: list[dict[str, Any]] = field(default_factory=list)
     kernels: list[dict[str, Any]] = field(default_factory=list)  # name, calls, total_ns
     modules: list[dict[str, Any]] = field(default_factory=list)  # path, phase, total_ns
     module_steps: float = 1.0
@@ -185,6 +188,12 @@ def compare_step_times(baseline: np.ndarray, candidate: np.ndarray) -> dict[str,
     return body
 
 
+def _operators_only(facts: RunFacts) -> list[dict[str, Any]]:
+    """The run's operators without its annotations: step markers (`ProfilerStep#N`, numbered
+    differently in each run) and user spans are not operators that changed."""
+    return [row for row in facts.operators if not row.get("annotation", False)]
+
+
 def _rows(
     baseline: list[dict[str, Any]],
     candidate: list[dict[str, Any]],
@@ -277,8 +286,11 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
     ranked = sorted(categories, key=lambda c: -abs(c["delta_ns"]))
     step["headline"] = headline(step, ranked, source)
     per_b, per_c = baseline.traced_steps, candidate.traced_steps
-    operators = _rows(baseline.operators, candidate.operators, ("name",), per_b, per_c, True)
+    operators = _rows(_operators_only(baseline), _operators_only(candidate), ("name",),
+                      per_b, per_c, True)  # fmt: skip
     kernels = _rows(baseline.kernels, candidate.kernels, ("name",), per_b, per_c, True)
+    for row in kernels:
+        row["short_name"] = short_kernel_name(row["name"])
     modules = _rows(baseline.modules, candidate.modules, ("path", "phase"),
                     baseline.module_steps, candidate.module_steps, False)  # fmt: skip
     b_keys = {f["key"]: f for f in baseline.findings}

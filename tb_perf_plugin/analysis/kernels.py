@@ -16,6 +16,7 @@ import pandas as pd
 
 from ..ingest.tables import Kind, TraceTables
 from .breakdown import Intervals
+from .operators import kernel_launchers
 
 # PyProf's list (NVIDIA/PyProf prof/tc.py), plus later NVIDIA and AMD names.
 _TENSOR_CORE_NAME = re.compile(
@@ -37,11 +38,13 @@ def uses_tensor_cores(name: str) -> bool:
 
 
 def trace_kernels(trace: TraceTables | None) -> pd.DataFrame:
-    """A trace's kernels: name, device, start, dur, blocks_per_sm, occupancy (-1: none) and
-    tensor_cores (the name guess, made once per distinct name of the trace)."""
+    """A trace's kernels: name, the operator that launched it ("" where the trace does not
+    say), device, start, dur, blocks_per_sm, occupancy (-1: none) and tensor_cores (the name
+    guess, made once per distinct name of the trace)."""
     if trace is None:
         columns = (
-            "name", "device", "start", "dur", "blocks_per_sm", "occupancy", "tensor_cores",
+            "name", "operator", "device", "start", "dur", "blocks_per_sm", "occupancy",
+            "tensor_cores",
         )  # fmt: skip
         return pd.DataFrame({c: [] for c in columns})
     slices = trace.slices
@@ -49,8 +52,10 @@ def trace_kernels(trace: TraceTables | None) -> pd.DataFrame:
     name_ids = np.asarray(slices["name"])[rows]
     distinct, codes = np.unique(name_ids, return_inverse=True)
     guesses = np.array([uses_tensor_cores(trace.names[i]) for i in distinct.tolist()], bool)
+    names = np.array([*trace.names, ""], dtype=object)  # launcher -1 reads as ""
     return pd.DataFrame({
-        "name": np.array(trace.names, dtype=object)[name_ids],
+        "name": names[name_ids],
+        "operator": names[kernel_launchers(trace)[rows]],
         "device": np.asarray(slices["pid"])[rows],
         "start": np.asarray(slices["start"])[rows],
         "dur": np.asarray(slices["dur"])[rows],
@@ -72,11 +77,15 @@ def kernel_table(traces: list[TraceTables]) -> pd.DataFrame:
     return aggregate_kernels(kernel_events(traces))
 
 
-def aggregate_kernels(kernels: pd.DataFrame) -> pd.DataFrame:
-    """KERNEL_COLUMNS per kernel name, by total time. Blocks per SM, occupancy and SM efficiency
-    are duration-weighted means over the kernels that report them (>= 0), NaN where none do."""
+def aggregate_kernels(kernels: pd.DataFrame, by_operator: bool = False) -> pd.DataFrame:
+    """KERNEL_COLUMNS per kernel name (and, `by_operator`, per launching operator: an
+    `operator` column after the name), by total time. Blocks per SM, occupancy and SM
+    efficiency are duration-weighted means over the kernels that report them (>= 0), NaN where
+    none do."""
+    keys = ["name", "operator"] if by_operator else ["name"]
+    columns = [*keys, *KERNEL_COLUMNS[1:]]
     if kernels.empty:
-        return pd.DataFrame(columns=KERNEL_COLUMNS)
+        return pd.DataFrame(columns=columns)
     kernels = kernels.copy()
     kernels["sm_efficiency"] = kernels["blocks_per_sm"].clip(upper=1.0)
     dur = kernels["dur"].to_numpy(np.float64)
@@ -87,7 +96,7 @@ def aggregate_kernels(kernels: pd.DataFrame) -> pd.DataFrame:
         kernels[f"{column}_sum"] = np.where(known, kernels[column].to_numpy() * dur, 0.0)
         weighted[f"{column}_weight"] = (f"{column}_weight", "sum")
         weighted[f"{column}_sum"] = (f"{column}_sum", "sum")
-    table = kernels.groupby("name", sort=False).agg(
+    table = kernels.groupby(keys, sort=False).agg(
         calls=("dur", "size"),
         total_ns=("dur", "sum"),
         min_ns=("dur", "min"),
@@ -108,7 +117,7 @@ def aggregate_kernels(kernels: pd.DataFrame) -> pd.DataFrame:
         weight = table[f"{column}_weight"]
         table[output] = (table[f"{column}_sum"] / weight).where(weight > 0)
     table = table.sort_values("total_ns", ascending=False, kind="stable")
-    return table[KERNEL_COLUMNS].reset_index(drop=True)
+    return table[columns].reset_index(drop=True)
 
 
 @dataclass

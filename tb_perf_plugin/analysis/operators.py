@@ -10,6 +10,9 @@ Pure functions over trace tables, vectorized per nesting depth.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -24,6 +27,7 @@ OPERATOR_TIMES = {
     "device_self_ns": "device self",
     "device_total_ns": "device total",
 }
+_PROFILER_STEP = re.compile(r"ProfilerStep#\d+")
 OPERATOR_COLUMNS = ["name", "input_dims", "annotation", "calls", *OPERATOR_TIMES]
 
 
@@ -32,10 +36,24 @@ def _window_marker(trace: TraceTables) -> np.ndarray:
     return np.array([n.startswith("PyTorch Profiler") for n in trace.names], dtype=bool)
 
 
-def operator_events(trace: TraceTables) -> pd.DataFrame:
-    """One row per host op of the trace: name, input_dims (string ids), whether it is a user
-    annotation (`record_function`), start, duration, and its host self, device self and
-    device total time."""
+def _is_profiler_step(trace: TraceTables) -> np.ndarray:
+    """Per name: a `ProfilerStep#N` step marker, an annotation in every schema (the 2021 one
+    files it under category Operator)."""
+    return np.array([_PROFILER_STEP.match(n) is not None for n in trace.names], dtype=bool)
+
+
+@dataclass(frozen=True)
+class _HostNesting:
+    """The host ops and runtime calls of a trace nested per thread: their slice rows in
+    nesting order (thread, start, longest first), each one's depth and parent (a position in
+    `order`, -1 at the top)."""
+
+    order: np.ndarray
+    depth: np.ndarray
+    parent: np.ndarray
+
+
+def _host_nesting(trace: TraceTables) -> _HostNesting:
     slices = trace.slices
     kinds = np.asarray(slices["kind"])
     start = np.asarray(slices["start"])
@@ -46,6 +64,50 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     _, thread_codes = np.unique(thread[host], return_inverse=True)
     order = host[group_start_longest_first(thread_codes.reshape(-1), start[host], dur[host])]
     depth, parent = nesting_parents(thread[order], start[order], start[order] + dur[order])
+    return _HostNesting(order, depth, parent)
+
+
+def _device_owners(trace: TraceTables, nesting: _HostNesting) -> tuple[np.ndarray, np.ndarray]:
+    """The device events (kernels, memcpy, memset) attributed to an op: their slice rows,
+    and each one's op as a position in `nesting.order` (device event -> its launch, by
+    correlation -> the innermost op around the launch)."""
+    slices = trace.slices
+    kinds = np.asarray(slices["kind"])
+    correlation = np.asarray(slices["correlation"])
+    order, parent = nesting.order, nesting.parent
+    device = np.flatnonzero(np.isin(kinds, DEVICE_KINDS) & (kinds != Kind.GPU_ANNOTATION))
+    launch_rows = np.flatnonzero((kinds[order] == Kind.RUNTIME) & (correlation[order] >= 0))
+    if not len(device) or not len(launch_rows):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    launch_corr = correlation[order][launch_rows]
+    by_corr = np.argsort(launch_corr, kind="stable")
+    pos = np.minimum(np.searchsorted(launch_corr[by_corr], correlation[device]), len(by_corr) - 1)
+    matched = launch_corr[by_corr][pos] == correlation[device]
+    owner = parent[launch_rows[by_corr[pos[matched]]]]
+    known = owner >= 0
+    return device[matched][known], owner[known]
+
+
+def kernel_launchers(trace: TraceTables) -> np.ndarray:
+    """Per slice row of the trace: the name id of the op that launched it (the innermost op
+    around its launch), -1 where none (host events, kernels with no launch in the trace)."""
+    nesting = _host_nesting(trace)
+    device, owner = _device_owners(trace, nesting)
+    launcher = np.full(len(trace.slices["kind"]), -1, dtype=np.int64)
+    launcher[device] = np.asarray(trace.slices["name"])[nesting.order[owner]]
+    return launcher
+
+
+def operator_events(trace: TraceTables) -> pd.DataFrame:
+    """One row per host op of the trace: name, input_dims (string ids), whether it is an
+    annotation (`record_function`, MyTimer's spans, `ProfilerStep#N`), start, duration, and its
+    host self, device self and device total time."""
+    slices = trace.slices
+    kinds = np.asarray(slices["kind"])
+    start = np.asarray(slices["start"])
+    dur = np.asarray(slices["dur"])
+    nesting = _host_nesting(trace)
+    order, depth, parent = nesting.order, nesting.depth, nesting.parent
     is_op = np.isin(kinds[order], HOST_WORK_KINDS)
 
     # direct children's time comes off the parent's self time
@@ -53,32 +115,22 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     has_parent = parent >= 0
     np.subtract.at(self_host, parent[has_parent], dur[order][has_parent])
 
-    # device time: device event -> its launch (same correlation) -> the launch's innermost op
     device_self = np.zeros(len(order), dtype=np.int64)
-    correlation = np.asarray(slices["correlation"])
-    device = np.flatnonzero(np.isin(kinds, DEVICE_KINDS) & (kinds != Kind.GPU_ANNOTATION))
-    launch_rows = np.flatnonzero((kinds[order] == Kind.RUNTIME) & (correlation[order] >= 0))
-    if len(device) and len(launch_rows):
-        launch_corr = correlation[order][launch_rows]
-        by_corr = np.argsort(launch_corr, kind="stable")
-        pos = np.searchsorted(launch_corr[by_corr], correlation[device])
-        pos = np.minimum(pos, len(by_corr) - 1)
-        matched = launch_corr[by_corr][pos] == correlation[device]
-        launch = launch_rows[by_corr[pos[matched]]]
-        owner = parent[launch]
-        known = owner >= 0
-        np.add.at(device_self, owner[known], dur[device[matched]][known])
+    device, owner = _device_owners(trace, nesting)
+    np.add.at(device_self, owner, dur[device])
     device_total = device_self.copy()
     for level in range(int(depth.max(initial=0)), 0, -1):
         rows = np.flatnonzero((depth == level) & has_parent)
         np.add.at(device_total, parent[rows], device_total[rows])
 
-    ops = np.flatnonzero(is_op & ~_window_marker(trace)[np.asarray(slices["name"])[order]])
+    name_ids = np.asarray(slices["name"])
+    ops = np.flatnonzero(is_op & ~_window_marker(trace)[name_ids[order]])
     rows = order[ops]
+    annotation = (kinds[rows] == Kind.USER_ANNOTATION) | _is_profiler_step(trace)[name_ids[rows]]
     return pd.DataFrame({
-        "name": np.asarray(slices["name"])[rows],
+        "name": name_ids[rows],
         "input_dims": np.asarray(slices["input_dims"])[rows],
-        "annotation": kinds[rows] == Kind.USER_ANNOTATION,
+        "annotation": annotation,
         "start": start[rows],
         "dur": dur[rows],
         "host_self_ns": self_host[ops],

@@ -80,7 +80,7 @@ def _facts(store: RunStore, run: Run) -> RunFacts:
     elif not tables.spans.empty:
         facts.category_source = "spans"
         facts.categories = _top_span_means(tables.spans)
-    facts.operators = name_totals(analysis.operator_events)  # host total time
+    facts.operators = name_totals(analysis.operator_events, annotations=True)  # host total
     facts.kernels = name_totals(analysis.kernel_events)  # device time
     module_view = modules(store, run.name, wait_s=None)
     facts.module_steps = float(max(sum(s["steps"] for s in module_view["steps"]), 1))
@@ -108,14 +108,21 @@ def _facts(store: RunStore, run: Run) -> RunFacts:
     return facts
 
 
-def name_totals(events: pd.DataFrame) -> list[dict[str, Any]]:
+def name_totals(events: pd.DataFrame, annotations: bool = False) -> list[dict[str, Any]]:
     """Calls and summed duration per event name (the operators and kernels views' `calls`
-    and `host_total_ns` / `total_ns`, without their other columns)."""
+    and `host_total_ns` / `total_ns`, without their other columns); with `annotations`,
+    whether the name is an annotation (operator events' `annotation`)."""
     if events.empty:
         return []
-    table = events.groupby("name", sort=False)["dur"].agg(["size", "sum"])
-    return [{"name": n, "calls": int(c), "total_ns": int(t)}
-            for n, c, t in zip(table.index, table["size"], table["sum"], strict=True)]  # fmt: skip
+    table = events.groupby("name", sort=False).agg(
+        calls=("dur", "size"), total_ns=("dur", "sum"),
+        **({"annotation": ("annotation", "any")} if annotations else {}),
+    )  # fmt: skip
+    return [
+        {"name": name, "calls": int(row["calls"]), "total_ns": int(row["total_ns"]),
+         **({"annotation": bool(row["annotation"])} if annotations else {})}
+        for name, row in zip(table.index, table.to_dict(orient="records"), strict=True)
+    ]  # fmt: skip
 
 
 def _top_span_means(spans: pd.DataFrame) -> dict[str, float]:

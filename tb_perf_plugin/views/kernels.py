@@ -9,9 +9,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..analysis.kernel_names import short_kernel_name
 from ..analysis.kernels import aggregate_kernels, bucket_means
 from ..analysis.ncu import join_kernel_metrics
-from ..params import limit_param
+from ..errors import InvalidArgument
+from ..params import limit_param, shown
 from ..store import INLINE_WAIT, RunStore, selected_traces
 from ._shared import its_traces, scope
 from .operators import MAX_OPERATOR_ROWS
@@ -22,8 +24,16 @@ def kernels(
     run_name: str | None,
     rank: str | None = None,
     limit: str | None = None,
+    q: str | None = None,
+    group_by: str | None = None,
     wait_s: float | None = INLINE_WAIT,
 ) -> dict[str, Any]:
+    """The kernels of the run (or rank) by total time; `q` keeps those whose full or short
+    name holds it (case-insensitive); `group_by` "operator" makes one row per kernel name and
+    launching operator."""
+    if group_by not in (None, "", "name", "operator"):
+        raise InvalidArgument(f"group_by must be 'name' or 'operator', not {shown(group_by)}")
+    by_operator = group_by == "operator"
     count = limit_param(limit, MAX_OPERATOR_ROWS)
     run = store.find_run(run_name)
     analysis = store.analysis(run, wait_s)
@@ -32,7 +42,7 @@ def kernels(
     events = analysis.kernel_events
     if selected is not None:
         events = events[events["rank"] == selected]
-    table = aggregate_kernels(events.drop(columns="rank"))
+    table = aggregate_kernels(events.drop(columns="rank"), by_operator)
     devices = []
     for series in analysis.devices:
         if selected is not None and series.rank != selected:
@@ -59,14 +69,31 @@ def kernels(
         table = join_kernel_metrics(table, ncu_metrics)
         ncu = ncu_json(table, ncu_metrics)
     traces = len(selected_traces(tables, selected))
+    every = len(table)
+    shorts = [short_kernel_name(n) for n in table["name"].tolist()]
+    table.insert(1, "short_name", pd.Series(shorts, index=table.index, dtype=object))
+    if q:
+        table = table[
+            table["name"].str.contains(q, case=False, regex=False)
+            | table["short_name"].str.contains(q, case=False, regex=False)
+        ]
+    if len(table):
+        reason = None
+    elif every:
+        reason = f"No kernel name holds {shown(q)} (of {every} kernels)."
+    else:
+        reason = empty_reason(traces, selected)
     return {
         "run": run.name,
         "rank": selected,
+        "group_by": "operator" if by_operator else "name",
+        "q": q or None,
+        "kernels": every,
         "total_rows": len(table),
         "rows": table.head(count).replace({np.nan: None}).to_dict(orient="records"),
         "devices": devices,
         "ncu": ncu,
-        "empty_reason": None if len(table) else empty_reason(traces, selected),
+        "empty_reason": reason,
     }
 
 

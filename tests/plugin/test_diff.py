@@ -148,6 +148,11 @@ def test_v100_pair_names_dataloader_as_the_main_change(resnet_logdir, make_clien
     assert body["links"]["baseline_step"]["run"] == "resnet50_num_workers_4"
     assert body["gpu"]["trace_utilization"]["baseline"] is not None
     assert {r["status"] for r in body["operators"]} <= {"changed", "new", "vanished"}
+    # ProfilerStep#N (category Operator in this 2021 schema) is an annotation, not diffed
+    assert body["operators"] and not any(
+        r["name"].startswith("ProfilerStep#") for r in body["operators"]
+    )
+    assert all(r["short_name"] and len(r["short_name"]) <= len(r["name"]) for r in body["kernels"])
 
 
 def test_compare_route_errors(resnet_logdir, make_client):
@@ -230,3 +235,19 @@ def test_same_pair_is_answered_from_the_cache(gate_logdir, make_client):
     timer = next((gate_logdir / "slow" / "plugins" / "tb_perf").glob("*.timer.jsonl"))
     os.utime(timer, ns=(1, 1))  # a new version of the run: compared again, same answer
     assert client.json("compare", baseline="base", candidate="slow") == first
+
+
+def test_annotations_are_left_out_of_the_operator_deltas():
+    """ProfilerStep#N is numbered differently in each run and record_function / MyTimer spans
+    hold operators: neither is an operator that changed."""
+    old_ops = [{"name": "mm", "calls": 40, "total_ns": 400, "annotation": False},
+               {"name": "ProfilerStep#5", "calls": 1, "total_ns": 900, "annotation": True},
+               {"name": "forward", "calls": 20, "total_ns": 300, "annotation": True}]  # fmt: skip
+    new_ops = [{"name": "mm", "calls": 40, "total_ns": 800, "annotation": False},
+               {"name": "ProfilerStep#16", "calls": 1, "total_ns": 950, "annotation": True},
+               {"name": "forward", "calls": 20, "total_ns": 700, "annotation": True}]  # fmt: skip
+    body = compare(
+        facts("a", {0: BASE}, operators=old_ops), facts("b", {0: BASE}, operators=new_ops)
+    )
+    assert [r["name"] for r in body["operators"]] == ["mm"]
+    assert body["operators_total"] == 1

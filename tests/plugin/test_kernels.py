@@ -87,3 +87,33 @@ def test_kernels_route(tmp_path, shared_data, make_client):
     assert client.json("kernels", run="v100", rank=0)["rows"][0] == answer["rows"][0]
     starts = np.array(device["start_ns"], dtype=np.int64)
     assert (np.diff(starts) > 0).all()
+
+
+def test_kernels_route_searches_and_groups_by_launching_operator(
+    tmp_path, shared_data, make_client
+):
+    (tmp_path / "v100").mkdir()
+    os.symlink(shared_data / V100 / V100_TRACE, tmp_path / "v100" / V100_TRACE)
+    client = make_client(tmp_path)
+    every = client.json("kernels", run="v100")
+    assert every["group_by"] == "name" and every["q"] is None
+    assert every["kernels"] == every["total_rows"] == len(every["rows"])
+    assert all(r["short_name"] and len(r["short_name"]) <= len(r["name"]) for r in every["rows"])
+
+    sgemm = client.json("kernels", run="v100", q="SGEMM")  # case-insensitive, full or short
+    assert 0 < sgemm["total_rows"] < sgemm["kernels"] == every["kernels"]
+    assert all("sgemm" in r["name"].lower() for r in sgemm["rows"])
+    by_short = client.json("kernels", run="v100", q="elementwise_kernel<")
+    assert by_short["total_rows"] and all("<" in r["short_name"] for r in by_short["rows"])
+    none = client.json("kernels", run="v100", q="no such kernel")
+    assert none["rows"] == [] and "no such kernel" in none["empty_reason"]
+
+    grouped = client.json("kernels", run="v100", group_by="operator")
+    assert grouped["group_by"] == "operator"
+    assert sum(r["calls"] for r in grouped["rows"]) == sum(r["calls"] for r in every["rows"])
+    assert len({(r["name"], r["operator"]) for r in grouped["rows"]}) == grouped["total_rows"]
+    assert grouped["total_rows"] > every["total_rows"]  # one kernel, several operators
+    launchers = {r["operator"] for r in grouped["rows"]}
+    assert "aten::cudnn_convolution" in launchers and "" not in launchers
+    error = client.json("kernels", expect=400, run="v100", group_by="device")
+    assert "group_by" in error["error"]["message"]

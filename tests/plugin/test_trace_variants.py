@@ -340,11 +340,6 @@ def test_runtime_without_device_events_has_a_timeline(client, logdir, tmp_path):
         assert any(e["ph"] == "X" for e in json.loads(out.read_text())["traceEvents"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 16 build item 5: in the 2021 schema ProfilerStep#N is category Operator, so "
-    "it is not an annotation and can be a hotspot (reported, analysis/operators.py)",
-)
 def test_profiler_step_is_an_annotation_in_the_2021_schema(client):
     """docs/HTTP_API.md: `annotation` marks `record_function` and `ProfilerStep#N` rows; the
     hotspot rule leaves annotations out. The 2021 trace (one step in its window, as with a

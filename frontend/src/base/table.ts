@@ -1,7 +1,9 @@
-// A table whose numeric columns are right-aligned and whose headers sort on click.
+// A table whose numeric columns are right-aligned and whose headers sort on click; a long one
+// shows a page of rows at a time, with "rows a–b of N" and buttons to page through.
 
 import { h } from "./dom";
-import { formatDuration } from "./format";
+import { formatCount, formatDuration } from "./format";
+import { type PageRange, pageOf, pageRangeText } from "./paging";
 
 export type SortDirection = "asc" | "desc";
 
@@ -21,6 +23,8 @@ export interface Column<Row> {
   format?: (row: Row) => string;
   /** Cell content other than text (e.g. a tree toggle); takes precedence over `format`. */
   render?: (row: Row) => Node;
+  /** The cell's tooltip, e.g. the full name behind a shortened one. */
+  cellTitle?: (row: Row) => string;
 }
 
 export interface TableOptions<Row> {
@@ -35,7 +39,15 @@ export interface TableOptions<Row> {
   onSortChange?: (sort: SortState) => void;
   /** Extra class for a row, e.g. to highlight the selected one. */
   rowClass?: (row: Row) => string | undefined;
+  /** Rows per page (PAGE_SIZE for a long table); with more rows the table shows a pager
+   * above them. Omit to show every row. */
+  pageSize?: number;
+  /** Called with the row a click lands on (e.g. to show its details). */
+  onRowClick?: (row: Row) => void;
 }
+
+/** Rows a table shows at a time: a few screens, however many rows it has. */
+export const PAGE_SIZE = 50;
 
 /** A numeric column of nanosecond durations, shown formatted (e.g. "1.25 ms"). */
 export function durationColumn<Row>(
@@ -81,10 +93,17 @@ function defaultDirection<Row>(column: Column<Row>): SortDirection {
 
 export function dataTable<Row>(options: TableOptions<Row>): HTMLTableElement {
   const { columns, testId } = options;
+  const pageSize = options.pageSize ?? Number.POSITIVE_INFINITY;
   let sort = options.sort;
+  let page = 0;
   const table = h("table", { class: "data-table", "data-testid": testId });
   const headRow = h("tr");
   const body = h("tbody");
+  const pager = pagerCaption(testId, (step) => {
+    page += step;
+    renderBody();
+  });
+  if (options.rows.length > pageSize) table.append(pager.caption);
   table.append(h("thead", {}, headRow), body);
 
   const renderHead = (): void => {
@@ -107,6 +126,7 @@ export function dataTable<Row>(options: TableOptions<Row>): HTMLTableElement {
         button.addEventListener("click", () => {
           const next = direction === undefined ? defaultDirection(column) : FLIPPED[direction];
           sort = { key: column.key, direction: next };
+          page = 0;
           options.onSortChange?.(sort);
           renderHead();
           renderBody();
@@ -119,11 +139,14 @@ export function dataTable<Row>(options: TableOptions<Row>): HTMLTableElement {
 
   const renderBody = (): void => {
     const sortColumn = sort && columns.find((column) => column.key === sort?.key);
-    const rows =
+    const sorted =
       sort && sortColumn ? sortRows(options.rows, sortColumn, sort.direction) : options.rows;
+    const shown = pageOf(sorted.length, page, pageSize);
+    page = shown.page;
+    pager.show(shown, sorted.length);
     body.replaceChildren(
-      ...rows.map((row) =>
-        h(
+      ...sorted.slice(shown.first, shown.end).map((row) => {
+        const tr = h(
           "tr",
           {
             "data-testid": options.rowTestId,
@@ -137,6 +160,7 @@ export function dataTable<Row>(options: TableOptions<Row>): HTMLTableElement {
               {
                 class: column.numeric ? "numeric" : undefined,
                 "data-column": column.key,
+                title: column.cellTitle?.(row),
                 // The raw number, so tests and copy-paste do not depend on display rounding.
                 "data-value": value === null ? undefined : String(value),
               },
@@ -147,12 +171,44 @@ export function dataTable<Row>(options: TableOptions<Row>): HTMLTableElement {
                   : String(value ?? "—"),
             );
           }),
-        ),
-      ),
+        );
+        const onRowClick = options.onRowClick;
+        if (onRowClick) {
+          tr.classList.add("clickable");
+          tr.addEventListener("click", () => onRowClick(row));
+        }
+        return tr;
+      }),
     );
   };
 
   renderHead();
   renderBody();
   return table;
+}
+
+interface Pager {
+  caption: HTMLElement;
+  show: (shown: PageRange, total: number) => void;
+}
+
+/** The pager of a long table: its range of rows and buttons to the previous and next page. */
+function pagerCaption(testId: string, turn: (step: number) => void): Pager {
+  const range = h("span", { class: "pager-range", "data-testid": `${testId}-range` });
+  const button = (label: string, step: number, id: string): HTMLButtonElement => {
+    const element = h("button", { type: "button", "data-testid": `${testId}-${id}` }, label);
+    element.addEventListener("click", () => turn(step));
+    return element;
+  };
+  const previous = button("‹ previous", -1, "previous");
+  const next = button("next ›", 1, "next");
+  const caption = h("caption", { class: "pager", "data-testid": `${testId}-pager` }, range, previous, next);
+  return {
+    caption,
+    show: (shown, total) => {
+      range.textContent = pageRangeText(shown, total, formatCount);
+      previous.disabled = shown.page === 0;
+      next.disabled = shown.page >= shown.pages - 1;
+    },
+  };
 }

@@ -215,6 +215,7 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
       "compare-kernels",
       deltaTable({
         prefix: "ck",
+        label: (r) => r.short_name,
         noun: "kernel",
         per: tracePer(answer.per_step),
         rows: answer.kernels,

@@ -3,6 +3,7 @@
 
 import { h, svg } from "../base/dom";
 import { formatDuration } from "../base/format";
+import { distinctLabels } from "../base/labels";
 import { signedDuration } from "./format";
 import type { CategoryDelta } from "./types";
 
@@ -10,6 +11,8 @@ const WIDTH = 720;
 const ROW = 22;
 const LABEL = 150;
 const VALUE = 90;
+/** Characters of a category name that fit in LABEL pixels. */
+const LABEL_CHARACTERS = 20;
 
 const SOURCES: Record<string, string> = {
   breakdown: "the traced steps' breakdown categories",
@@ -42,6 +45,8 @@ export function categoryDeltaChart(
   const half = (WIDTH - LABEL - VALUE) / 2;
   const zero = LABEL + half;
   const height = rows.length * ROW + 4;
+  const names = rows.map((row) => row.category);
+  const labels = distinctLabels(names, names, LABEL_CHARACTERS);
   const chart = svg("svg", {
     class: "delta-chart",
     width: WIDTH,
@@ -65,7 +70,7 @@ export function categoryDeltaChart(
           `${row.category}: ${formatDuration(row.baseline_ns)} → ` +
             `${formatDuration(row.candidate_ns)} per step`,
         ),
-        svg("text", label(LABEL - 8, y), row.category),
+        svg("text", label(LABEL - 8, y), labels[index] ?? row.category),
         svg("rect", {
           class: `delta-bar delta-${direction}`,
           x,

@@ -25,11 +25,16 @@ export interface DeltaTableSpec<Row extends DeltaRow> {
   /** Rows the route compared; it sends only the largest changes. */
   total: number;
   name: (row: Row) => string;
+  /** What the name column shows, if not the name (e.g. a kernel's short name). */
+  label?: (row: Row) => string;
   /** Columns between the name and the times (e.g. a module's phase). */
   extra?: readonly Column<Row>[];
   /** Call counts, where the rows have them. */
   calls?: (row: Row) => [number | null, number | null];
 }
+
+/** Rows a delta table shows at a time: the page holds several of them. */
+const DELTA_PAGE_SIZE = 20;
 
 const absentIn = { baseline_ns: "new", candidate_ns: "vanished" } as const;
 
@@ -66,7 +71,7 @@ function columns<Row extends DeltaRow>(spec: DeltaTableSpec<Row>): Column<Row>[]
       ]
     : [];
   return [
-    { key: "name", label: spec.noun, numeric: false, value: spec.name },
+    { key: "name", label: spec.noun, numeric: false, value: spec.label ?? spec.name, cellTitle: spec.name },
     ...(spec.extra ?? []),
     { key: "status", label: "status", numeric: false, value: (r) => r.status },
     time("baseline_ns", "baseline"),
@@ -136,6 +141,7 @@ export function deltaTable<Row extends DeltaRow>(spec: DeltaTableSpec<Row>): HTM
         testId: `${spec.prefix}-delta-table`,
         rowTestId: `${spec.prefix}-delta-row`,
         rowName: spec.name,
+        pageSize: DELTA_PAGE_SIZE,
         // Read on each render so a filter change keeps the order the user clicked.
         sort: sortFromHash(spec.prefix, cols),
         onSortChange: (sort) =>

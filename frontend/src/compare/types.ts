@@ -80,7 +80,8 @@ export interface CompareAnswer {
   /** The (rank, step) windows the traces cover: the divisor of the operator and kernel rows. */
   per_step: { baseline: number; candidate: number };
   operators: NamedDelta[];
-  kernels: NamedDelta[];
+  /** With the kernel's short name (`short_name`) beside its full one. */
+  kernels: (NamedDelta & { short_name: string })[];
   modules: ModuleDelta[];
   operators_total: number;
   kernels_total: number;

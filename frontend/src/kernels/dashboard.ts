@@ -6,18 +6,38 @@ import type { Dashboard } from "../base/dashboard";
 import { h } from "../base/dom";
 import { formatCount, formatDuration } from "../base/format";
 import { readHash, updateHash } from "../base/hashState";
-import { type Column, dataTable, type SortState } from "../base/table";
+import { type Column, dataTable, PAGE_SIZE, type SortState } from "../base/table";
 import { seriesColor } from "../base/theme";
 import { fetchKernels } from "./api";
-import type { DeviceSeries, KernelRow, NcuSummary } from "./types";
+import type { DeviceSeries, KernelGrouping, KernelRow, KernelsAnswer, NcuSummary } from "./types";
 
 const MAX_ROWS = 1000;
 
 const optionalNumber = (value: number | null, digits: number, suffix = ""): string =>
   value === null ? "—" : `${value.toFixed(digits)}${suffix}`;
 
+/** Waits this long after the last key in the search box before asking the server. */
+const SEARCH_DELAY_MS = 250;
+
+const NAME_COLUMN: Column<KernelRow> = {
+  key: "name",
+  label: "kernel",
+  title: "The kernel's function name; hover for its full name, click the row for details",
+  numeric: false,
+  value: (r) => r.short_name,
+  cellTitle: (r) => r.name,
+};
+
+const OPERATOR_COLUMN: Column<KernelRow> = {
+  key: "operator",
+  label: "launched by",
+  title: "The operator around the kernel's launch (— where the trace does not say)",
+  numeric: false,
+  value: (r) => (r.operator ? r.operator : null),
+  cellTitle: (r) => r.operator ?? "",
+};
+
 const COLUMNS: Column<KernelRow>[] = [
-  { key: "name", label: "kernel", numeric: false, value: (r) => r.name },
   { key: "calls", label: "calls", numeric: true, value: (r) => r.calls, format: (r) => formatCount(r.calls) },
   { key: "total_ns", label: "total", numeric: true, value: (r) => r.total_ns, format: (r) => formatDuration(r.total_ns) },
   { key: "mean_ns", label: "mean", numeric: true, value: (r) => r.mean_ns, format: (r) => formatDuration(r.mean_ns) },
@@ -97,6 +117,38 @@ function ncuNotes(ncu: NcuSummary): HTMLElement[] {
   return notes;
 }
 
+/** The full name of the clicked kernel, its launching operator, and a button to copy the name. */
+function kernelDetails(row: KernelRow): HTMLElement {
+  const status = h("span", { class: "muted", "data-testid": "kernel-copy-status" });
+  const copy = h("button", { type: "button", "data-testid": "kernel-copy" }, "Copy full name");
+  copy.addEventListener("click", () => {
+    navigator.clipboard.writeText(row.name).then(
+      () => {
+        status.textContent = "copied";
+      },
+      (error: unknown) => {
+        status.textContent = `could not copy: ${String(error)}`;
+      },
+    );
+  });
+  return h(
+    "div",
+    { class: "kernel-details", "data-testid": "kernel-details" },
+    h("h3", {}, row.short_name),
+    h("code", { class: "full-name", "data-testid": "kernel-full-name" }, row.name),
+    row.operator ? h("p", { class: "muted" }, `Launched by ${row.operator}`) : null,
+    h("p", {}, copy, " ", status),
+  );
+}
+
+function kernelCaption(answer: KernelsAnswer): string {
+  if (answer.total_rows === 0) return answer.empty_reason ?? NO_KERNELS;
+  const noun = answer.group_by === "operator" ? "kernel and operator pairs" : "kernels";
+  const matching = answer.q === null ? "" : ` matching "${answer.q}" (of ${formatCount(answer.kernels)})`;
+  const fetched = answer.total_rows > answer.rows.length ? `; the ${formatCount(answer.rows.length)} longest are listed` : "";
+  return `${formatCount(answer.total_rows)} ${noun}${matching}${fetched}.`;
+}
+
 function sortFromHash(columns: readonly Column<KernelRow>[]): SortState {
   const params = readHash();
   const key = params.get("ksort");
@@ -136,23 +188,78 @@ export const kernelsDashboard: Dashboard = {
   label: "Kernels",
   usesRankSelect: true,
   async show({ run, rank, signal, onProgress }) {
-    const answer = await fetchKernels(run, rank, MAX_ROWS, signal, onProgress);
+    const hash = readHash();
+    const search = h("input", {
+      type: "search",
+      class: "search-input",
+      placeholder: "Search kernels",
+      "aria-label": "Search kernels",
+      "data-testid": "kernel-search",
+      value: hash.get("kq") ?? "",
+    });
+    const grouping = h(
+      "select",
+      { "aria-label": "Group kernels by", "data-testid": "kernel-group" },
+      h("option", { value: "name" }, "by name"),
+      h("option", { value: "operator" }, "by name and launching operator"),
+    );
+    grouping.value = hash.get("kgroup") === "operator" ? "operator" : "name";
+    const caption = h("p", { class: "muted", "data-testid": "kernel-caption" });
+    const ncuHolder = h("div");
+    const tableHolder = h("div", { class: "table-scroll" });
+    const details = h("div");
+    const groupBy = (): KernelGrouping => (grouping.value === "operator" ? "operator" : "name");
+
+    const render = (answer: KernelsAnswer): void => {
+      const base = answer.ncu ? [...COLUMNS, ...NCU_COLUMNS] : COLUMNS;
+      const columns = answer.group_by === "operator" ? [NAME_COLUMN, OPERATOR_COLUMN, ...base] : [NAME_COLUMN, ...base];
+      caption.textContent = kernelCaption(answer);
+      ncuHolder.replaceChildren(...(answer.ncu ? ncuNotes(answer.ncu) : []));
+      details.replaceChildren();
+      tableHolder.replaceChildren(
+        answer.rows.length === 0
+          ? h("p", { class: "muted", "data-testid": "kernels-empty" }, answer.empty_reason ?? NO_KERNELS)
+          : dataTable({
+              columns,
+              rows: answer.rows,
+              testId: "kernel-table",
+              rowTestId: "kernel-row",
+              rowName: (r) => r.name,
+              sort: sortFromHash(columns),
+              onSortChange: (sort) => updateHash({ ksort: sort.key, kdir: sort.direction }),
+              pageSize: PAGE_SIZE,
+              onRowClick: (row) => details.replaceChildren(kernelDetails(row)),
+            }),
+      );
+    };
+
+    let request = new AbortController();
+    const reload = (): void => {
+      request.abort();
+      request = new AbortController();
+      const q = search.value.trim();
+      updateHash({ kq: q === "" ? null : q, kgroup: groupBy() === "operator" ? "operator" : null });
+      fetchKernels(run, rank, MAX_ROWS, request.signal, onProgress, { q, groupBy: groupBy() }).then(render, (error: unknown) => {
+        if (!(error instanceof DOMException && error.name === "AbortError")) {
+          caption.textContent = `Could not load kernels: ${String(error)}`;
+        }
+      });
+    };
+    let typing: ReturnType<typeof setTimeout> | undefined;
+    search.addEventListener("input", () => {
+      clearTimeout(typing);
+      typing = setTimeout(reload, SEARCH_DELAY_MS);
+    });
+    grouping.addEventListener("change", reload);
+
+    const answer = await fetchKernels(run, rank, MAX_ROWS, signal, onProgress, {
+      q: search.value.trim(),
+      groupBy: groupBy(),
+    });
+    render(answer);
     const tensorCores = answer.devices.map(
       (d) => `rank ${d.rank} GPU ${d.device}: ${d.tensor_core_pct.toFixed(1)} % of kernel time on Tensor Cores (by name)`,
     );
-    const columns = answer.ncu ? [...COLUMNS, ...NCU_COLUMNS] : COLUMNS;
-    const table =
-      answer.rows.length === 0
-        ? h("p", { class: "muted", "data-testid": "kernels-empty" }, answer.empty_reason ?? NO_KERNELS)
-        : dataTable({
-            columns,
-            rows: answer.rows,
-            testId: "kernel-table",
-            rowTestId: "kernel-row",
-            rowName: (r) => r.name,
-            sort: sortFromHash(columns),
-            onSortChange: (sort) => updateHash({ ksort: sort.key, kdir: sort.direction }),
-          });
     return h(
       "div",
       { class: "overview", "data-testid": "kernels" },
@@ -167,8 +274,11 @@ export const kernelsDashboard: Dashboard = {
         "section",
         { class: "panel" },
         h("h2", {}, "Kernels"),
-        ...(answer.ncu ? ncuNotes(answer.ncu) : []),
-        h("div", { class: "table-scroll" }, table),
+        h("div", { class: "controls" }, search, grouping),
+        caption,
+        ncuHolder,
+        details,
+        tableHolder,
       ),
     );
   },

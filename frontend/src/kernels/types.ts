@@ -1,7 +1,14 @@
 // The answer of the kernels route (docs/HTTP_API.md).
 
+export type KernelGrouping = "name" | "operator";
+
 export interface KernelRow {
+  /** The full name: the kernel's identity. */
   name: string;
+  /** The function's name, templates and parameters folded (what the table shows). */
+  short_name: string;
+  /** The operator that launched it ("" where the trace does not say); only grouped by operator. */
+  operator?: string;
   calls: number;
   total_ns: number;
   /** null on rows of NCU kernels the trace does not have (`ncu_match` unmatched / ambiguous). */
@@ -49,6 +56,10 @@ export interface DeviceSeries {
 export interface KernelsAnswer {
   run: string;
   rank: number | null;
+  group_by: KernelGrouping;
+  q: string | null;
+  /** Rows before the `q` filter; `total_rows` after it. */
+  kernels: number;
   total_rows: number;
   rows: KernelRow[];
   devices: DeviceSeries[];

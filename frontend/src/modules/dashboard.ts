@@ -8,7 +8,7 @@ import type { Dashboard } from "../base/dashboard";
 import { h } from "../base/dom";
 import { durationTickFormat, formatCount, formatDuration, formatPercent } from "../base/format";
 import { readHash, updateHash } from "../base/hashState";
-import { type Column, dataTable } from "../base/table";
+import { type Column, dataTable, PAGE_SIZE } from "../base/table";
 import { seriesColor } from "../base/theme";
 import { fetchModuleSteps, fetchModules } from "./api";
 import { icicleChart } from "./icicle";
@@ -457,6 +457,7 @@ export const modulesDashboard: Dashboard = {
         rowTestId: "module-row",
         rowName: (r) => r.path,
         rowClass: (r) => (r.path === selected?.path ? "selected" : undefined),
+        pageSize: PAGE_SIZE,
       });
       table.addEventListener("click", (event) => {
         const target =

@@ -1,23 +1,27 @@
 // The Operators tab: per operator (or per operator and input shapes) calls and host / device
-// self and total time, a filter, a sortable table and the top operators as bars.
+// self and total time, a filter, the top operators as bars and a sortable, paged table; the
+// annotations (ProfilerStep#N, record_function and MyTimer spans) are a group of their own.
 
 import type { Dashboard } from "../base/dashboard";
 import { h } from "../base/dom";
 import { formatCount, formatDuration } from "../base/format";
 import { readHash, updateHash } from "../base/hashState";
-import { type Column, dataTable, durationColumn, type SortState } from "../base/table";
+import { distinctLabels } from "../base/labels";
+import { type Column, dataTable, durationColumn, PAGE_SIZE, type SortState } from "../base/table";
 import { fetchOperators } from "./api";
 import type { OperatorRow } from "./types";
 
 const MAX_ROWS = 1000;
 const TOP_BARS = 10;
+/** Characters a bar label holds (its column is as wide). */
+const BAR_LABEL_CHARACTERS = 40;
 
 function duration(key: keyof OperatorRow & string, label: string, title: string): Column<OperatorRow> {
   return durationColumn(key, label, (row) => row[key] as number, title);
 }
 
 const COLUMNS: Column<OperatorRow>[] = [
-  { key: "name", label: "operator", numeric: false, value: (r) => r.name },
+  { key: "name", label: "operator", numeric: false, value: (r) => r.name, cellTitle: (r) => r.name },
   { key: "input_dims", label: "input shapes", numeric: false, value: (r) => r.input_dims },
   { key: "calls", label: "calls", numeric: true, value: (r) => r.calls, format: (r) => formatCount(r.calls) },
   duration("device_self_ns", "device self", "Kernels, copies and fills it launched itself"),
@@ -50,15 +54,17 @@ function topBars(rows: readonly OperatorRow[]): HTMLElement {
   const metric = (r: OperatorRow): number => (byDevice ? r.device_self_ns : r.host_self_ns);
   const top = [...rows].sort((a, b) => metric(b) - metric(a)).slice(0, TOP_BARS);
   const largest = Math.max(1, ...top.map(metric));
+  const names = top.map((row) => row.name);
+  const labels = distinctLabels(names, names, BAR_LABEL_CHARACTERS);
   return h(
     "div",
     { class: "top-bars", "data-testid": "operator-bars" },
     h("p", { class: "muted" }, `Top ${top.length} by ${byDevice ? "device" : "host"} self time`),
-    ...top.map((row) =>
+    ...top.map((row, index) =>
       h(
         "div",
         { class: "top-bar-row" },
-        h("span", { class: "top-bar-label", title: row.name }, row.name),
+        h("span", { class: "top-bar-label", title: row.name }, labels[index] ?? row.name),
         h(
           "span",
           { class: "top-bar-track" },
@@ -93,24 +99,36 @@ export const operatorsDashboard: Dashboard = {
     const caption = h("p", { class: "muted", "data-testid": "operator-caption" });
     const bars = h("div");
     const tableHolder = h("div", { class: "table-scroll" });
+    const annotationHolder = h("div", { class: "table-scroll" });
+    const annotationCaption = h("p", { class: "muted", "data-testid": "annotation-caption" });
     let rows: OperatorRow[] = [];
 
     const render = (): void => {
       const text = filter.value.trim().toLowerCase();
-      const shown = rows.filter((r) => text === "" || r.name.toLowerCase().includes(text));
+      const matching = rows.filter((r) => text === "" || r.name.toLowerCase().includes(text));
+      const operators = matching.filter((r) => !r.annotation);
+      const annotations = matching.filter((r) => r.annotation);
       const columns = columnsFor(rows, grouping.value === "input_dims");
       const byDevice = columns.some((c) => c.key === "device_self_ns");
-      bars.replaceChildren(topBars(shown));
-      tableHolder.replaceChildren(
+      const table = (shown: OperatorRow[], testId: string, rowTestId: string): HTMLTableElement =>
         dataTable({
           columns,
           rows: shown,
-          testId: "operator-table",
-          rowTestId: "operator-row",
+          testId,
+          rowTestId,
           rowName: (r) => r.name,
           sort: sortFromHash(columns, byDevice),
           onSortChange: (sort) => updateHash({ opsort: sort.key, opdir: sort.direction }),
-        }),
+          pageSize: PAGE_SIZE,
+        });
+      bars.replaceChildren(topBars(operators));
+      tableHolder.replaceChildren(table(operators, "operator-table", "operator-row"));
+      annotationCaption.textContent =
+        annotations.length === 0
+          ? "No annotations."
+          : `${formatCount(annotations.length)} annotations: profiler steps and record_function / MyTimer spans, which hold operators rather than being one.`;
+      annotationHolder.replaceChildren(
+        ...(annotations.length === 0 ? [] : [table(annotations, "annotation-table", "annotation-row")]),
       );
       updateHash({ opq: text === "" ? null : filter.value });
     };
@@ -152,6 +170,13 @@ export const operatorsDashboard: Dashboard = {
         caption,
         bars,
         tableHolder,
+      ),
+      h(
+        "section",
+        { class: "panel", "data-testid": "annotations" },
+        h("h2", {}, "Annotations"),
+        annotationCaption,
+        annotationHolder,
       ),
     );
   },

@@ -7,7 +7,7 @@ import type { Dashboard } from "../base/dashboard";
 import { h } from "../base/dom";
 import { formatCount, formatDuration, formatPercent } from "../base/format";
 import { readHash, updateHash } from "../base/hashState";
-import { type Column, dataTable, type SortState } from "../base/table";
+import { type Column, dataTable, PAGE_SIZE, type SortState } from "../base/table";
 import type { PythonAnswer, PythonFile, PythonRow, PythonSort } from "./types";
 
 const MAX_ROWS = 2000;
@@ -154,6 +154,7 @@ export const pythonDashboard: Dashboard = {
               testId: "python-table",
               rowTestId: "python-row",
               rowName: (r) => r.function,
+              pageSize: PAGE_SIZE,
               sort,
               onSortChange: (next) => {
                 const refetch = answer !== null && answer.total_rows > answer.rows.length && SERVER_SORT[next.key] !== answer.sort;
