@@ -106,11 +106,14 @@ def _ms(ns: float | None) -> str:
     return "-" if ns is None else f"{ns / 1e6:.2f}"
 
 
-def _cell(text: Any, value: float | None = None, left: bool = False) -> str:
-    """A table cell; `value` is what the sort script orders by (the raw number)."""
+def _cell(text: Any, value: float | None = None, left: bool = False, title: str = "") -> str:
+    """A table cell; `value` is what the sort script orders by (the raw number), `title` the
+    full text a shortened name stands for."""
     attrs = ' class="l name"' if left else ""
     if value is not None:
         attrs += f' data-v="{value}"'
+    if title:
+        attrs += f' title="{_e(title)}"'
     return f"<td{attrs}>{_e(text)}</td>"
 
 
@@ -360,7 +363,7 @@ def _kernels_html(kernels: dict[str, Any]) -> str:
         return '<p class="muted">No GPU kernels in the run\'s traces.</p>'
     header = ["kernel", "calls", "total ms", "mean ms", "% of kernel time", "Tensor Cores"]
     rows = [
-        [_cell(k["name"], left=True), _cell(k["calls"], k["calls"]),
+        [_cell(k["short_name"], left=True, title=k["name"]), _cell(k["calls"], k["calls"]),
          _cell(_ms(k["total_ns"]), k["total_ns"]), _cell(_ms(k["mean_ns"]), k["mean_ns"]),
          _cell(f"{k['pct_of_kernel_time']:.1f}", k["pct_of_kernel_time"]),
          _cell("yes" if k["tensor_cores"] else "no")]
@@ -485,9 +488,10 @@ def _compare_html(body: dict[str, Any]) -> str:
             "minus baseline</p>" + delta_bars_svg([(c["category"], c["delta_ns"]) for c in ranked])
         )
     header = ["name", "status", "baseline ms", "candidate ms", "delta ms"]
-    for section, key in (("operators", "name"), ("kernels", "name"), ("modules", "path")):
+    for section, key in (("operators", "name"), ("kernels", "short_name"), ("modules", "path")):
         rows = [
-            [_cell(r[key] + (f" ({r['phase']})" if "phase" in r else ""), left=True),
+            [_cell(r[key] + (f" ({r['phase']})" if "phase" in r else ""), left=True,
+                   title=r["name"] if key == "short_name" else ""),
              _cell(r["status"], left=True),
              *(_cell(_ms(r[k]), r[k]) for k in ("baseline_ns", "candidate_ns", "delta_ns"))]
             for r in body[section][:TOP_ROWS]

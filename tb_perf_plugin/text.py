@@ -205,7 +205,7 @@ def _top_kernels_text(rows: list[dict[str, Any]], fmt: str, table: Callable[...,
     if not rows:
         return f"{heading}\nno GPU kernels in the traces (or no traces)"
     header = ["kernel", "calls", "total ms", "mean ms", "% of kernel time", "Tensor Cores"]
-    cells = [[_cut(r["name"]), str(r["calls"]), _ms(r["total_ns"]), _ms(r["mean_ns"]),
+    cells = [[_cut(r["short_name"]), str(r["calls"]), _ms(r["total_ns"]), _ms(r["mean_ns"]),
               f"{r['pct_of_kernel_time']:.1f}", "yes" if r["tensor_cores"] else "no"]
              for r in rows]  # fmt: skip
     return heading + "\n\n" + table(header, cells)
@@ -466,7 +466,7 @@ def format_diff(body: dict[str, Any], fmt: str, limit: int = 10) -> str:
         title = f"{head}categories (mean per step, {body['category_source']})"
         parts.append(title + "\n\n" + table(columns, rows))
     header = ["name", "status", "baseline ms", "candidate ms", "delta ms"]
-    for section, key in (("operators", "name"), ("kernels", "name"), ("modules", "path")):
+    for section, key in (("operators", "name"), ("kernels", "short_name"), ("modules", "path")):
         if body[section]:
             title = f"{head}{section} (per step, largest changes first)"
             parts.append(title + "\n\n" + table(header, _delta_rows(body[section], key, limit), 2))

@@ -255,6 +255,12 @@ def test_analyze_json_keys_of_a_trace_only_run(tmp_path, shared_data, capsys):
     assert abs(sum(c["share"] for c in categories.values()) - 1.0) < 1e-9
     assert categories["dataloader"]["share"] > 0.15  # no DataLoader workers: data-bound
     assert len(report["operators"]) == 4 and len(report["kernels"]) == 4
+    assert main(["analyze", str(run), "--top", "4"]) == 0
+    text = capsys.readouterr().out
+    for kernel in report["kernels"]:  # the text names kernels by their short names
+        assert kernel["short_name"] in text
+        assert kernel["short_name"] == kernel["name"] or kernel["name"] not in text
+    assert any(k["short_name"] != k["name"] for k in report["kernels"])
     assert report["kernels"][0]["total_ns"] >= report["kernels"][1]["total_ns"]
     assert report["spans"] == [] and report["spans_empty_reason"]
     assert main(["analyze", str(run), "--top", "0"]) == 2

@@ -225,3 +225,8 @@ def test_trace_only_run_has_gpu_and_execution_summaries(tmp_path, shared_data):
     assert f'data-v="{compute["ns_per_step"]}">{cell}</td>' in page
     assert html.escape(answers["summary"]["spans_empty_reason"]) in page
     assert "No GpuTracker samples" in page
+    long_names = [k for k in answers["kernels"]["rows"] if k["short_name"] != k["name"]]
+    assert long_names  # cuDNN / CUTLASS templates: the page shows the short name, full in its title
+    for kernel in long_names:
+        title, short = html.escape(kernel["name"]), html.escape(kernel["short_name"])
+        assert f'<td class="l name" title="{title}">{short}</td>' in page
