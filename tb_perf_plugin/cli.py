@@ -27,7 +27,7 @@ from .pipeline.read import RunTables
 from .pipeline.timeline import Timeline
 from .report import gather, render, write_report
 from .store import DEFAULT_MAX_FILE_BYTES, RunStore
-from .text import format_diff, format_summary, memory_summary
+from .text import format_diff, format_summary, memory_summary, snapshot_brief
 
 EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
 
@@ -127,6 +127,7 @@ def _analyze(args: argparse.Namespace) -> int:
         kernel_rows = views.kernels.kernels(store, name, args.rank, limit=top, wait_s=None)
         run = store.find_run(name)
         summary["imported"] = imported_summary(run, store.tables(run, wait_s=None))
+        summary["snapshots"] = _newest_snapshots(store, name, memory_series["snapshots"], args.top)
     finally:
         store.close()
     if summary["rank"] is not None:
@@ -141,6 +142,26 @@ def _analyze(args: argparse.Namespace) -> int:
     summary["kernels"] = kernel_rows["rows"]
     _emit(format_summary(summary, args.format, args.top))
     return EXIT_OK
+
+
+def _newest_snapshots(
+    store: RunStore, name: str, files: list[dict[str, Any]], top: int
+) -> list[dict[str, Any]]:
+    """`snapshot_brief` of each rank's newest snapshot (of those without a rank, the newest);
+    one that cannot be read is named with the reason, and the others are still read."""
+    newest: dict[int | None, dict[str, Any]] = {}
+    for f in files:
+        if f["rank"] not in newest or f["updated_ns"] > newest[f["rank"]]["updated_ns"]:
+            newest[f["rank"]] = f
+    out = []
+    for f in sorted(newest.values(), key=lambda f: (f["rank"] is None, f["rank"] or 0)):
+        try:
+            answer = views.memory.snapshot(store, name, f["file"], wait_s=None)
+        except TbPerfError as e:
+            out.append({"file": f["file"], "rank": f["rank"], "error": str(e)})
+            continue
+        out.append(snapshot_brief(answer, top))
+    return out
 
 
 def _span(text: str | None, what: str) -> tuple[float, float] | None:

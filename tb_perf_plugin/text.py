@@ -366,11 +366,58 @@ def memory_summary(memory: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def snapshot_brief(answer: dict[str, Any], top: int) -> dict[str, Any]:
+    """The snapshot route's answer cut to what `analyze` reports: per device its peak, its
+    totals at the snapshot, its OOMs and the `top` first user frames by bytes live at the peak."""
+    return {
+        "file": answer["file"],
+        "rank": answer["rank"],
+        "format": answer["format"],
+        "devices": [{
+            "device": d["device"],
+            "peak_live_bytes": d["peak"]["live_bytes"],
+            "peak_reserved_bytes": d["peak"]["reserved_bytes"],
+            "reserved_bytes": d["reserved_bytes"],
+            "allocated_bytes": d["allocated_bytes"],
+            "segments": d["segments"],
+            "allocations": d["allocations"],
+            "ooms": d["trace_entries"].get("oom", 0),
+            "top_frames": [{k: f[k] for k in ("label", "peak_bytes", "peak_count")}
+                           for f in d["by_first_user_frame"][:top]],
+        } for d in answer["devices"]],
+    }  # fmt: skip
+
+
+def _snapshots_text(snapshots: list[dict[str, Any]], fmt: str, table: Callable[..., str]) -> str:
+    heading = "## Memory snapshots" if fmt == "md" else "memory snapshots:"
+    parts = [heading]
+    for snap in snapshots:
+        rank = "" if snap.get("rank") is None else f", rank {snap['rank']}"
+        if "error" in snap:
+            parts.append(f"{snap['file']}{rank}: not read ({snap['error']})")
+            continue
+        header = ["device", "peak live", "peak reserved", "reserved at dump", "segments",
+                  "allocations", "OOMs"]  # fmt: skip
+        rows = [[str(d["device"]), memory_text(d["peak_live_bytes"]),
+                 memory_text(d["peak_reserved_bytes"]), memory_text(d["reserved_bytes"]),
+                 str(d["segments"]), str(d["allocations"]), str(d["ooms"])]
+                for d in snap["devices"]]  # fmt: skip
+        parts.append(f"{snap['file']}{rank} ({snap['format']})\n\n" + table(header, rows))
+        for d in snap["devices"]:
+            if d["top_frames"]:
+                frames = [[_cut(f["label"]), memory_text(f["peak_bytes"]), str(f["peak_count"])]
+                          for f in d["top_frames"]]  # fmt: skip
+                title = f"device {d['device']}: live at the peak, by first user frame"
+                parts.append(title + "\n\n" + table(["frame", "bytes", "allocations"], frames))
+    return "\n\n".join(parts)
+
+
 def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
     """The analyze report; `summary` is the summary route's answer plus "findings",
     "modules" (the modules route's answer, `None` for a run without module calls), "memory"
     (`memory_summary` of the memory route, `[]` without MemorySampler records), "operators"
-    and "kernels" (the top rows of those routes)."""
+    and "kernels" (the top rows of those routes) and "snapshots" (`snapshot_brief` of each
+    rank's newest memory snapshot)."""
     if fmt == "json":
         return json.dumps(summary, indent=2)
     table = _md_table if fmt == "md" else _text_table
@@ -383,13 +430,20 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
         f"{len(summary['ranks'])} rank(s), {steps['count']} step(s)"
         + ("" if steps["first"] is None else f" ({steps['first']}..{steps['last']})"),
         _findings_text(summary["findings"], fmt),
-        _gpu_text(summary["gpus"], fmt, table),
-        _execution_text(summary["execution_summary"], fmt, table),
-        _rank_table(summary, table),
-        _spans_text(summary, limit, table),
-        _top_operators_text(summary["operators"][:limit], fmt, table),
-        _top_kernels_text(summary["kernels"][:limit], fmt, table),
     ]
+    if summary["ranks"]:
+        parts += [
+            _gpu_text(summary["gpus"], fmt, table),
+            _execution_text(summary["execution_summary"], fmt, table),
+            _rank_table(summary, table),
+            _spans_text(summary, limit, table),
+            _top_operators_text(summary["operators"][:limit], fmt, table),
+            _top_kernels_text(summary["kernels"][:limit], fmt, table),
+        ]
+    else:
+        parts.append("no torch.profiler traces and no collector records in this run")
+    if summary["snapshots"]:
+        parts.append(_snapshots_text(summary["snapshots"], fmt, table))
     if summary["memory"]:
         parts.append(_memory_text(summary["memory"], summary["findings"], fmt))
     if summary["modules"] is not None:
