@@ -55,7 +55,13 @@ class RunFacts:
     findings: list[dict[str, Any]] = field(default_factory=list)
 
     @property
+    def world(self) -> list[int]:
+        """Every rank the run has data of, with steps or not."""
+        return sorted(self.step_times)
+
+    @property
     def ranks(self) -> list[int]:
+        """The ranks with completed steps."""
         return sorted(r for r, steps in self.step_times.items() if steps)
 
 
@@ -264,9 +270,11 @@ def representative_step(facts: RunFacts, steps: set[int] | None = None) -> dict[
 
 def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
     """The diff answer (docs/DIFF.md): candidate minus baseline throughout."""
-    b_ranks, c_ranks = baseline.ranks, candidate.ranks
+    b_ranks, c_ranks = baseline.world, candidate.world
     matched = sorted(set(b_ranks) & set(c_ranks)) if len(b_ranks) == len(c_ranks) else []
     note = None
+    unstepped = [side for side, facts in (("baseline", baseline), ("candidate", candidate))
+                 if not facts.ranks]  # fmt: skip
     if len(b_ranks) != len(c_ranks):
         note = (
             f"world sizes differ ({len(b_ranks)} vs {len(c_ranks)} ranks): compared on "
@@ -274,6 +282,11 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
         )
     elif matched != b_ranks:
         note = f"rank numbers differ ({b_ranks} vs {c_ranks}): only {matched} are matched"
+    elif unstepped:
+        note = (
+            f"the {' and the '.join(unstepped)} {'have' if len(unstepped) > 1 else 'has'} no "
+            "completed steps (no MyTimer step, no ProfilerStep#N): step times are not compared"
+        )
     step = compare_step_times(run_step_times(baseline), run_step_times(candidate))
     source = baseline.category_source or candidate.category_source
     categories: list[dict[str, Any]] = []
