@@ -325,13 +325,14 @@ def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Ru
         owner = _enclosing_run(runs, name)
         traces = _trace_files(dirpath, filenames, gate)
         snapshots = [os.path.join(dirpath, f) for f in filenames if is_snapshot_name(f)]
+        snapshots = [path for path in snapshots if gate.admits(path)]  # before any is read
         if owner is None:  # a folder of traces, or of snapshots only, is a run of its own
             snapshots = [path for path in snapshots if _is_snapshot(path, *file_version(path))]
             if traces or snapshots:
                 owner = runs[name] = Run(name, dirpath)
         if owner is not None:
             owner.traces.extend(traces)
-            owner.snapshots.extend(p for p in snapshots if gate.admits(p))
+            owner.snapshots.extend(snapshots)
         if name in runs:  # files dropped into the run directory itself
             runs[name].imported += _imported_files(
                 dirpath, filenames, gate, lambda f: f.lower().endswith(DROPPED_SUFFIXES)

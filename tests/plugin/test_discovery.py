@@ -246,3 +246,23 @@ def test_a_trace_whose_header_fills_the_head_is_still_a_trace(shared_data, tmp_p
     (path,) = discover_runs(str(tmp_path))["job"].traces
     assert os.path.basename(path) == "rank0.json.gz"
     assert len(read_trace(path, 1 << 30).slices["start"]) > 0
+
+
+def test_a_snapshot_linked_from_outside_is_not_read_without_the_opt_in(
+    shared_data, tmp_path, monkeypatch
+):
+    """Its first bytes are not even sniffed: nothing outside the logdir is read."""
+    from tb_perf_plugin import discovery
+
+    sniffed = []
+    real_sniff = discovery.is_memory_snapshot
+    monkeypatch.setattr(
+        discovery, "is_memory_snapshot", lambda p: sniffed.append(p) or real_sniff(p)
+    )
+    discovery._is_snapshot.cache_clear()
+    (tmp_path / "logs" / "oom").mkdir(parents=True)
+    os.symlink(shared_data / SNAPSHOT, tmp_path / "logs" / "oom" / "snapshot_rank0.pickle")
+    assert discover_runs(str(tmp_path / "logs"), follow_links=False) == {}
+    assert sniffed == []
+    runs = discover_runs(str(tmp_path / "logs"), follow_links=True)
+    assert runs["oom"].sources == ["snapshot"] and len(sniffed) == 1
