@@ -393,7 +393,7 @@ def _modules_html(modules: dict[str, Any]) -> str:
 def _memory_html(memory: dict[str, Any], findings: list[dict[str, Any]]) -> str:
     ranks = memory_summary(memory)
     if not ranks:
-        return '<p class="muted">No MemorySampler records.</p>'
+        return f'<p class="muted">{_e(memory["empty_reason"])}</p>'
     shown, note = telling_ranks(ranks, memory_order, named_ranks(findings), MEMORY_ORDER)
     items = "".join(f"<li>{_e(memory_line(r))}</li>" for r in shown)
     more = f'<p class="muted">{_e(note)}; --rank R for one rank.</p>' if note else ""

@@ -318,7 +318,8 @@ def _modules_text(modules: dict[str, Any], fmt: str, limit: int) -> str:
 def memory_line(rank: dict[str, Any]) -> str:
     """One rank's memory in a line: its peak, RSS from first to last sample, the trend the
     leak rule fits, reserved memory above the peak."""
-    parts = [f"rank {rank['rank']} ({rank['device']})"]
+    source = ", torch.profiler's memory events" if rank["source"] == "trace" else ""
+    parts = [f"rank {rank['rank']} ({rank['device']}{source})"]
     top = rank["max_peak"]
     if top is not None:
         total = rank["device_total"]

@@ -144,7 +144,7 @@ class AnalysisInputs:
     # steps our own profiler slowed down (window start/stop), left out of step statistics
     profiler_steps: dict[int, set[int]] = field(default_factory=dict)
     loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's
-    memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler records
+    memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler's, or traces'
     snapshots: list[SnapshotFacts] = field(default_factory=list)  # the newest of each rank
     # cProfile/pstats function rows of imported profiles (docs/IMPORT.md): rank, file, function,
     # filename, line, name, calls, primitive_calls, self_ns, cumulative_ns
@@ -526,7 +526,16 @@ def memory_text(n: float) -> str:
     return f"{n:.0f} B"
 
 
-_SERIES_LABEL = {"allocated": "allocated CUDA memory", "rss": "resident memory (RSS)"}
+def _series_label(memory: RankMemory, series: str) -> str:
+    """What a memory series is, in words, with where it comes from when not MemorySampler."""
+    if series == "rss":
+        return "resident memory (RSS)"
+    return f"allocated {'CUDA' if memory.cuda else 'CPU'} memory{_from_traces(memory)}"
+
+
+def _from_traces(memory: RankMemory) -> str:
+    """A title's note that its memory numbers come from the traces' memory events."""
+    return "" if memory.source == "MemorySampler" else " (torch.profiler's memory events)"
 
 
 def _snapshot_device(
@@ -577,7 +586,7 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                 extra["out_of_memory_at_step"] = (int(fit.last_step + left), "step")
                 if left <= t.leak_critical_horizon * max(window, 1):
                     severity = "critical"
-        label = _SERIES_LABEL[fit.series]
+        label = _series_label(memory, fit.series)
         snapshot = _snapshot_device(inputs, rank, memory.device)
         if snapshot is not None and snapshot[1].at_snapshot:
             extra["live_at_snapshot"] = (_frames_text(snapshot[1].at_snapshot), "")
@@ -591,6 +600,7 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                       slope_first_half=(round(fit.half_slopes[0]), "bytes/step"),
                       slope_second_half=(round(fit.half_slopes[1]), "bytes/step"),
                       p_value=(f"{fit.p_value:.2g}", ""), series=(fit.series, ""),
+                      source=(memory.source, ""),
                       start_level=(round(fit.start_level), "bytes"),
                       end_level=(round(fit.end_level), "bytes"),
                       growth=(round(growth), "bytes"),
@@ -633,7 +643,7 @@ def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]
             continue
         title = (
             f"Rank {rank}'s CUDA allocator reserves {memory_text(found.unused_bytes)} "
-            f"({found.unused_fraction:.0%}) more than its peak allocation"
+            f"({found.unused_fraction:.0%}) more than its peak allocation{_from_traces(memory)}"
             if wasteful
             else f"Rank {rank}'s CUDA allocator retried cudaMalloc {found.retries} time(s) "
             "after freeing its cache"
@@ -644,7 +654,8 @@ def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]
                       unused=(round(found.unused_bytes), "bytes"),
                       reserved=(round(found.reserved), "bytes"),
                       peak_allocated=(round(found.peak), "bytes"),
-                      alloc_retries=(found.retries, ""), steps=(found.steps, "")),
+                      alloc_retries=(found.retries, ""), steps=(found.steps, ""),
+                      source=(memory.source, "")),
             _FRAGMENTATION_FIX,
             {"tab": "memory", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
         ))  # fmt: skip
@@ -705,13 +716,17 @@ def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             title = f"Rank {rank} ran out of CUDA memory ({found.ooms} time(s))"
         elif share is not None and share >= t.peak_warning:
             severity = "warning"
-            title = f"Rank {rank}'s peak allocation reaches {share:.0%} of the GPU's memory"
+            title = (
+                f"Rank {rank}'s peak allocation reaches {share:.0%} of the GPU's memory"
+                f"{_from_traces(memory)}"
+            )
         else:
             continue
         extra: dict[str, tuple[Any, str]] = {}
         if found.device_total:
             extra["device_total"] = (found.device_total, "bytes")
             extra["peak_share"] = (share, "fraction")
+        extra["source"] = (memory.source, "")
         snapshot = _snapshot_device(inputs, rank, memory.device)
         if snapshot is not None and snapshot[1].at_peak:
             extra["held_at_peak"] = (_frames_text(snapshot[1].at_peak), "")

@@ -18,8 +18,10 @@ _Z_975 = 1.959963984540054  # two-sided 95 % normal quantile, for Sen's slope in
 
 @dataclass
 class RankMemory:
-    """One rank's MemorySampler records in step order (one writer: a restarted process starts
-    its memory afresh). Values are float64 bytes, NaN where the sampler could not read them."""
+    """One rank's memory per step, in step order: its MemorySampler records (one writer: a
+    restarted process starts its memory afresh), or what its traces' memory events say
+    (`source` "trace", analysis/trace_memory.py). Values are float64 bytes, NaN where the
+    source could not read them."""
 
     rank: int
     device: str  # "cuda:<i>" or "cpu"
@@ -32,7 +34,8 @@ class RankMemory:
     ooms: np.ndarray
     rss: np.ndarray
     device_total: int | None = None  # bytes of the CUDA device, when known
-    reset_peak: bool = False
+    reset_peak: bool = False  # `peak` is each step's own, not the highest since the start
+    source: str = "MemorySampler"  # or "trace"
 
     @property
     def cuda(self) -> bool:
@@ -40,8 +43,9 @@ class RankMemory:
 
     @property
     def trend_series(self) -> str:
-        """What a leak shows in: the allocator's live bytes on CUDA, else the process's RSS."""
-        return "allocated" if self.cuda else "rss"
+        """What a leak shows in: the allocator's live bytes on CUDA or where the traces count
+        them (the CPU allocator too), else the process's RSS."""
+        return "allocated" if self.cuda or self.source == "trace" else "rss"
 
 
 def rank_memory(

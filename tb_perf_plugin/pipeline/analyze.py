@@ -31,6 +31,7 @@ from ..analysis.modules import (
 from ..analysis.operators import aggregate_operators, named_operator_events
 from ..analysis.ranks import collective_waits_by_rank
 from ..analysis.rules import find_all
+from ..analysis.trace_memory import trace_rank_memory
 from ..discovery import Run
 from .read import RunTables, TraceFile
 from .steps import rank_steps
@@ -104,7 +105,7 @@ class RunAnalysis:
     kernel_events: pd.DataFrame  # kernel_events + rank
     devices: list[DeviceSeries]
     findings: list[Finding]
-    memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler, per rank
+    memory: dict[int, RankMemory] = field(default_factory=dict)  # per rank (memory_by_rank)
     snapshot_warnings: list[str] = field(default_factory=list)  # snapshots the findings skip
 
 
@@ -180,7 +181,8 @@ def analyze_run(
 
 def memory_by_rank(tables: RunTables) -> dict[int, RankMemory]:
     """Each rank's MemorySampler records with its device's capacity (from GpuTracker) and the
-    sampler's settings (from the metadata)."""
+    sampler's settings (from the metadata); a rank without them, its traces' memory events
+    (recorded with `profile_memory=True`) over its steps."""
     out = {}
     for rank in sorted(tables.memory["rank"].unique().tolist()):
         meta = tables.rank_meta.get(rank)
@@ -191,6 +193,14 @@ def memory_by_rank(tables: RunTables) -> dict[int, RankMemory]:
         found = rank_memory(tables.memory, rank, total, bool(settings and settings.reset_peak))
         if found is not None:
             out[rank] = found
+    for rank in tables.ranks:
+        traces = [t for t in tables.traces if t.rank == rank]
+        if rank in out or not any(len(t.tables.memory["ts"]) for t in traces):
+            continue
+        steps = rank_steps(tables, rank, traces)
+        traced = trace_rank_memory(rank, [t.tables for t in traces], steps)
+        if traced is not None:
+            out[rank] = traced
     return out
 
 

@@ -77,6 +77,7 @@ def memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any]
     return {
         "rank": memory.rank,
         "device": memory.device,
+        "source": memory.source,
         "device_total": memory.device_total,
         "reset_peak": memory.reset_peak,
         "bucket": bucket,
@@ -106,18 +107,19 @@ def memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any]
 
 def empty_reason(trace_memory_events: int, selected: int | None) -> str:
     """Why the memory route has no ranks, given the [memory] events of the selection's traces."""
-    reason = (
-        f"No MemorySampler records in {scope(selected)}: the Memory view reads MemorySampler "
-        "records (wrap the training loop in “with MemorySampler(timer):”, from collectors) and "
-        "memory snapshots."
-    )
     if trace_memory_events:
-        reason += (
-            f" The {trace_memory_events} [memory] events of its torch.profiler traces are not "
-            "shown here yet (the Timeline draws their allocated totals, where recorded, as a "
-            "counter lane)."
+        return (
+            f"The {trace_memory_events} [memory] events of {scope(selected)}'s torch.profiler "
+            "traces fall in no step (no ProfilerStep#N or MyTimer step around them), so there "
+            "is no memory per step to show; the Timeline draws their allocated totals as a "
+            "counter lane."
         )
-    return reason
+    return (
+        f"No memory records in {scope(selected)}: the Memory view reads MemorySampler records "
+        "(wrap the training loop in “with MemorySampler(timer):”, from collectors), the memory "
+        "events of torch.profiler traces recorded with profile_memory=True, and memory "
+        "snapshots."
+    )
 
 
 def _snapshots_json(run: Run, selected: int | None) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ import pytest
 from tests.conftest import SHARED_DATA
 from tests.plugin.test_memory_leak import RECORDED
 from tests.plugin.test_memory_routes import write_memory_run
+from tests.plugin.test_trace_memory import RECORDED as TRACE_MEMORY
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
 from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
@@ -155,3 +156,27 @@ def test_memory_tab_on_the_demo_leak_run(page, tensorboard_server):
     expect(chart.locator("polyline.chart-dashed")).to_have_count(1)
     plugin.get_by_test_id("tab-gpu").click()
     expect(plugin.get_by_test_id("gpu")).to_contain_text("pynvml is not installed")
+
+
+def _trace_memory_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`leak`: a plain torch.profiler run (profile_memory=True, no collectors) keeping 1 MiB a
+    step (tests/fixtures/trace_memory)."""
+    logdir = tmp_path_factory.mktemp("trace_memory_logdir")
+    shutil.copytree(TRACE_MEMORY / "leak", logdir / "leak")
+    return logdir
+
+
+@pytest.mark.parametrize(
+    "tensorboard_server", [_trace_memory_logdir], ids=["trace_memory"], indirect=True
+)
+def test_a_trace_only_run_shows_its_memory_events_per_step_and_the_leak(page, tensorboard_server):
+    plugin = open_tab(page, tensorboard_server, "leak", "memory")
+    (rank,) = tensorboard_server.get_json("memory?run=leak")["ranks"]
+    expect(plugin.get_by_test_id("memory-from-traces")).to_contain_text("profile_memory=True")
+    leak = plugin.locator('[data-testid=finding][data-kind="memory_leak"]')
+    expect(leak).to_contain_text("allocated CPU memory (torch.profiler's memory events) grows")
+    chart = plugin.get_by_test_id("memory-step-chart")
+    allocated = chart.locator('polyline[data-series="allocated"]')
+    expect(allocated).to_have_count(1)
+    assert len(allocated.get_attribute("points").split()) == len(rank["steps"])
+    expect(chart.locator("polyline.chart-dashed")).to_have_count(1)  # the fitted leak line

@@ -48,8 +48,8 @@ def test_memory_of_many_ranks_lists_the_highest_lowest_and_named():
     """Past 16 ranks one line per rank would bury the report: the highest and lowest peaks
     (the last RSS where there is no CUDA) and the ranks a finding names."""
     memory = [
-        {"rank": r, "device": "cpu", "max_peak": None, "rss_first": 10**8, "rss_last": 10**8 + r,
-         "trend": None, "fragmentation": None}
+        {"rank": r, "device": "cpu", "source": "MemorySampler", "max_peak": None,
+         "rss_first": 10**8, "rss_last": 10**8 + r, "trend": None, "fragmentation": None}
         for r in range(40)
     ]  # fmt: skip
     leak = {"kind": "memory_leak", "ranks": [20]}

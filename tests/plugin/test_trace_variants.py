@@ -268,7 +268,7 @@ EMPTY_REASON_ROWS = {"kernels": "rows", "operators": "rows", "memory": "ranks", 
 SILENT_EMPTY_VIEWS = [
     ("kernels", "no_device_events"),
     ("operators", "gpu_only"),
-    ("memory", "full"),  # the ddp_memory trace's [memory] totals are timeline counters only
+    ("memory", "no_profiler_step"),  # its [memory] events fall in no step
     ("modules", "full"),
     ("python", "full"),
     ("tasks", "full"),
@@ -281,9 +281,19 @@ def test_empty_views_say_why(client, route, variant):
     assert status == 200
     assert body[EMPTY_REASON_ROWS[route]] == []
     assert _says_why(body, "empty_reason"), body
-    if route == "memory":  # the trace's [memory] totals: said to be the Timeline's only
-        assert "MemorySampler" in body["empty_reason"], body
+    if route == "memory":  # the trace's [memory] events, without steps to read them over
         assert "[memory] events" in body["empty_reason"], body
+        assert "fall in no step" in body["empty_reason"], body
+
+
+def test_the_traces_memory_events_are_the_memory_view(client):
+    """ddp_memory's trace was recorded with profile_memory=True: its "Total Allocated" per step
+    is rank 1's memory, from the trace (there are no MemorySampler records)."""
+    status, body = Answers(client).get("memory", run="ddp_memory/full")
+    assert status == 200 and body["empty_reason"] is None
+    (rank,) = body["ranks"]
+    assert (rank["rank"], rank["source"]) == (1, "trace") and rank["device"].startswith("cuda")
+    assert rank["steps"] and rank["max_peak"]["bytes"] > 0
 
 
 def test_ranks_agree_between_runs_and_the_timeline(logdir):

@@ -114,6 +114,16 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
     bucket > 1
       ? h("p", { class: "muted" }, `Each point is the mean of ${bucket} consecutive steps (peak: their maximum).`)
       : null;
+  const traced = ranks.filter((r) => r.source === "trace").map((r) => r.rank);
+  const source =
+    traced.length > 0
+      ? h(
+          "p",
+          { class: "muted", "data-testid": "memory-from-traces" },
+          `From torch.profiler's memory events (profile_memory=True), not MemorySampler: rank(s) ${traced.join(", ")}. ` +
+            "Allocated and reserved as they stood at each step's end; peak: the most allocated within the step.",
+        )
+      : null;
   const bySteps = lineChart({
     series: memorySeries(charted, "steps"),
     height: 280,
@@ -133,7 +143,7 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
     testId: "memory-time-chart",
   });
   return [
-    section("Memory per step", "memory-steps", chartedNote, bySteps, note),
+    section("Memory per step", "memory-steps", source, chartedNote, bySteps, note),
     section("Memory over time", "memory-time", byTime),
   ];
 }
@@ -141,6 +151,7 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
 const RANK_COLUMNS: Column<RankMemory>[] = [
   { key: "rank", label: "rank", numeric: true, value: (r) => r.rank },
   { key: "device", label: "device", numeric: false, value: (r) => r.device },
+  { key: "source", label: "source", numeric: false, value: (r) => r.source },
   {
     key: "device_total",
     label: "device memory",

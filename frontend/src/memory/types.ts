@@ -18,6 +18,8 @@ export interface MemoryTrend {
 export interface RankMemory {
   rank: number;
   device: string;
+  /** "MemorySampler", or "trace": the memory events of its torch.profiler traces, per step. */
+  source: "MemorySampler" | "trace";
   device_total: number | null;
   reset_peak: boolean;
   bucket: number;

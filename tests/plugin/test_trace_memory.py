@@ -1,0 +1,147 @@
+"""Memory from the traces themselves (`profile_memory=True`, no collectors): per step from the
+`[memory]` events, the memory rules on it, checked against the raw JSON read here.
+
+`leak` and `no_leak` are plain torch.profiler runs recorded once (tests/fixtures/trace_memory,
+generate.py beside them): a CPU loop keeping LEAK_BYTES a step, and the same loop without."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tb_perf_plugin import views
+from tb_perf_plugin.store import RunStore
+from tests.fixtures.trace_memory.generate import ACTIVE_STEPS, LEAK_BYTES
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "trace_memory"
+RESNET = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"  # 2021: no totals
+WITH_TOTALS = "traces/facebookresearch__HolisticTraceAnalysis/tests/data/df_index_resolver"
+MEMORY_KINDS = {"memory_leak", "memory_peak", "fragmentation"}
+
+
+def _answers(path: Path) -> tuple[dict, list[dict]]:
+    store = RunStore(str(path), executor="inline")
+    try:
+        memory = views.memory.memory(store, ".", wait_s=None)
+        return memory, views.findings.findings(store, ".", wait_s=None)["findings"]
+    finally:
+        store.close()
+
+
+def _raw_events(trace: Path) -> list[dict]:
+    opener = gzip.open if trace.suffix == ".gz" else open
+    with opener(trace, "rt") as handle:
+        return json.load(handle)["traceEvents"]
+
+
+def _steps(events: list[dict]) -> list[tuple[int, float, float]]:
+    return sorted(
+        (int(e["name"].split("#")[1]), e["ts"], e["ts"] + e["dur"])
+        for e in events
+        if e.get("ph") == "X" and e.get("name", "").startswith("ProfilerStep#")
+    )
+
+
+def _memory(events: list[dict], device_type: int) -> list[dict]:
+    found = [e for e in events if e.get("name") == "[memory]"]
+    return sorted(
+        (e for e in found if e["args"].get("Device Type") == device_type), key=lambda e: e["ts"]
+    )
+
+
+def test_a_trace_only_leak_is_found_at_its_planted_slope():
+    memory, findings = _answers(RECORDED / "leak")
+    (leak,) = [f for f in findings if f["kind"] in MEMORY_KINDS]
+    assert leak["kind"] == "memory_leak" and leak["ranks"] == [0]
+    evidence = {name: item["value"] for name, item in leak["evidence"].items()}
+    assert evidence["source"] == "trace" and evidence["series"] == "allocated"
+    assert evidence["slope"] == pytest.approx(LEAK_BYTES, rel=0.2)
+    assert "torch.profiler's memory events" in leak["title"]
+    (rank,) = memory["ranks"]
+    assert (rank["source"], rank["device"], rank["trend"]["leak"]) == ("trace", "cpu", True)
+    assert len(rank["steps"]) == ACTIVE_STEPS and rank["reserved"] is None  # none recorded
+
+
+def test_its_clean_twin_gets_no_memory_finding():
+    memory, findings = _answers(RECORDED / "no_leak")
+    assert not [f for f in findings if f["kind"] in MEMORY_KINDS]
+    (rank,) = memory["ranks"]
+    assert rank["source"] == "trace" and rank["trend"]["leak"] is False
+    assert abs(rank["trend"]["slope"]) < 1024
+
+
+def test_per_step_memory_is_what_the_raw_events_say():
+    """At each step's end, the last event's "Total Allocated"; the peak of a step, the most
+    allocated from the level it began with through its events."""
+    (trace,) = (RECORDED / "leak").glob("*.json.gz")
+    events = _raw_events(trace)
+    cpu = _memory(events, 0)
+    ts = np.array([e["ts"] for e in cpu])
+    totals = np.array([e["args"]["Total Allocated"] for e in cpu])
+    at_end, peaks = [], []
+    for _, start, end in _steps(events):
+        last = np.searchsorted(ts, end, "right") - 1
+        first = np.searchsorted(ts, start, "left")
+        at_end.append(int(totals[last]))
+        peaks.append(int(totals[max(first - 1, 0) : last + 1].max()))
+    (rank,) = _answers(RECORDED / "leak")[0]["ranks"]
+    assert rank["allocated"] == at_end and rank["peak"] == peaks
+    assert rank["steps"] == [s for s, _, _ in _steps(events)]
+    assert rank["max_peak"] is None  # a CPU has no capacity to share it of
+
+
+def test_a_cuda_trace_with_totals_peaks_at_the_raw_maximum(shared_data):
+    (trace,) = (shared_data / WITH_TOTALS).glob("*.json.gz")
+    events = _raw_events(trace)
+    steps = _steps(events)
+    first, last = steps[0][1], steps[-1][2]
+    cuda = [e for e in _memory(events, 1) if first <= e["ts"] <= last]
+    device = max({e["args"]["Device Id"] for e in cuda})
+    raw_peak = max(e["args"]["Total Allocated"] for e in cuda if e["args"]["Device Id"] == device)
+    (rank,) = _answers(shared_data / WITH_TOTALS)[0]["ranks"]
+    assert rank["source"] == "trace" and rank["device"] == f"cuda:{device}"
+    assert max(rank["peak"]) == raw_peak and rank["max_peak"]["bytes"] == raw_peak
+    assert rank["device_total"] == 34089730048  # the trace's deviceProperties
+
+
+def test_a_2021_trace_without_totals_counts_bytes_since_it_started(shared_data):
+    """Its events carry each allocation's signed "Bytes" only: the level is their running sum,
+    raised never to go below 0, per trace, and has no share of the device."""
+    highest = 0
+    for trace in sorted((shared_data / RESNET).glob("*.json.gz")):
+        events = _raw_events(trace)
+        cuda = _memory(events, 1)
+        level = np.cumsum([e["args"]["Bytes"] for e in cuda])
+        level -= min(level.min(), 0)
+        ts = np.array([e["ts"] for e in cuda])
+        for _, start, end in _steps(events):
+            first, last = np.searchsorted(ts, start, "left"), np.searchsorted(ts, end, "right") - 1
+            highest = max(highest, int(level[max(first - 1, 0) : last + 1].max()))
+    (rank,) = _answers(shared_data / RESNET)[0]["ranks"]
+    assert rank["source"] == "trace" and max(rank["peak"]) == highest
+    assert rank["device_total"] is None and rank["reserved"] is None
+
+
+def test_memory_events_in_no_step_are_explained(tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    events = [
+        {"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 1, "tid": 1, "ts": 10,
+         "dur": 5},
+        *({"ph": "i", "s": "t", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1,
+           "tid": 1, "ts": 11 + i,
+           "args": {"Device Type": 0, "Device Id": -1, "Bytes": 64, "Addr": 1 + i,
+                    "Total Allocated": 64 * (i + 1), "Total Reserved": 0}}
+          for i in range(3)),
+    ]  # fmt: skip
+    (run / "w.pt.trace.json").write_text(json.dumps({"schemaVersion": 1, "traceEvents": events}))
+    memory, _ = _answers(run)
+    assert memory["ranks"] == []
+    assert (
+        "The 3 [memory] events of this run's torch.profiler traces fall in no step"
+        in (memory["empty_reason"])
+    )
