@@ -45,6 +45,10 @@ ROUTES: dict[str, tuple[View, tuple[str, ...]]] = {
     "/modules": (views.modules.modules, ("run", "rank")),
     "/module_steps": (views.modules.module_steps, ("run", "rank", "path", "phase")),
     "/memory": (views.memory.memory, ("run", "rank")),
+    "/memory/operators": (
+        views.memory.memory_operators,
+        ("run", "rank", "device", "start", "end", "limit"),
+    ),
     "/snapshot": (views.memory.snapshot, ("run", "file")),
     "/snapshot/tile": (
         views.memory.snapshot_tile,

@@ -36,14 +36,14 @@ def _window_marker(trace: TraceTables) -> np.ndarray:
     return np.array([n.startswith("PyTorch Profiler") for n in trace.names], dtype=bool)
 
 
-def _is_profiler_step(trace: TraceTables) -> np.ndarray:
+def is_profiler_step(trace: TraceTables) -> np.ndarray:
     """Per name: a `ProfilerStep#N` step marker, an annotation in every schema (the 2021 one
     files it under category Operator)."""
     return np.array([_PROFILER_STEP.match(n) is not None for n in trace.names], dtype=bool)
 
 
 @dataclass(frozen=True)
-class _HostNesting:
+class HostNesting:
     """The host ops and runtime calls of a trace nested per thread: their slice rows in
     nesting order (thread, start, longest first), each one's depth and parent (a position in
     `order`, -1 at the top)."""
@@ -53,7 +53,9 @@ class _HostNesting:
     parent: np.ndarray
 
 
-def _host_nesting(trace: TraceTables) -> _HostNesting:
+def host_nesting(trace: TraceTables) -> HostNesting:
+    """The trace's host ops and runtime calls nested per thread (what operator times and
+    operator memory are attributed through)."""
     slices = trace.slices
     kinds = np.asarray(slices["kind"])
     start = np.asarray(slices["start"])
@@ -64,10 +66,10 @@ def _host_nesting(trace: TraceTables) -> _HostNesting:
     _, thread_codes = np.unique(thread[host], return_inverse=True)
     order = host[group_start_longest_first(thread_codes.reshape(-1), start[host], dur[host])]
     depth, parent = nesting_parents(thread[order], start[order], start[order] + dur[order])
-    return _HostNesting(order, depth, parent)
+    return HostNesting(order, depth, parent)
 
 
-def _device_owners(trace: TraceTables, nesting: _HostNesting) -> tuple[np.ndarray, np.ndarray]:
+def _device_owners(trace: TraceTables, nesting: HostNesting) -> tuple[np.ndarray, np.ndarray]:
     """The device events (kernels, memcpy, memset) attributed to an op: their slice rows,
     and each one's op as a position in `nesting.order` (device event -> its launch, by
     correlation -> the innermost op around the launch)."""
@@ -91,7 +93,7 @@ def _device_owners(trace: TraceTables, nesting: _HostNesting) -> tuple[np.ndarra
 def kernel_launchers(trace: TraceTables) -> np.ndarray:
     """Per slice row of the trace: the name id of the op that launched it (the innermost op
     around its launch), -1 where none (host events, kernels with no launch in the trace)."""
-    nesting = _host_nesting(trace)
+    nesting = host_nesting(trace)
     device, owner = _device_owners(trace, nesting)
     launcher = np.full(len(trace.slices["kind"]), -1, dtype=np.int64)
     launcher[device] = np.asarray(trace.slices["name"])[nesting.order[owner]]
@@ -106,7 +108,7 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     kinds = np.asarray(slices["kind"])
     start = np.asarray(slices["start"])
     dur = np.asarray(slices["dur"])
-    nesting = _host_nesting(trace)
+    nesting = host_nesting(trace)
     order, depth, parent = nesting.order, nesting.depth, nesting.parent
     is_op = np.isin(kinds[order], HOST_WORK_KINDS)
 
@@ -126,7 +128,7 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     name_ids = np.asarray(slices["name"])
     ops = np.flatnonzero(is_op & ~_window_marker(trace)[name_ids[order]])
     rows = order[ops]
-    annotation = (kinds[rows] == Kind.USER_ANNOTATION) | _is_profiler_step(trace)[name_ids[rows]]
+    annotation = (kinds[rows] == Kind.USER_ANNOTATION) | is_profiler_step(trace)[name_ids[rows]]
     return pd.DataFrame({
         "name": name_ids[rows],
         "input_dims": np.asarray(slices["input_dims"])[rows],

@@ -8,6 +8,7 @@ import os
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..analysis import memory_snapshot, snapshot_tiles
 from ..analysis.findings import DEFAULT_THRESHOLDS
@@ -21,16 +22,23 @@ from ..analysis.memory import (
     trend,
     warmup_count,
 )
+from ..analysis.trace_memory import (
+    OUTSIDE_OPERATORS,
+    aggregate_operator_memory,
+    operator_memory_calls,
+)
 from ..discovery import Run
 from ..errors import InvalidArgument
 from ..ingest.snapshot import Snapshot
-from ..params import int_param
+from ..params import int_param, limit_param, shown
+from ..pipeline.read import RunTables
 from ..pipeline.steps import clock_to_rank0
 from ..store import INLINE_WAIT, RunStore, relative_path, selected_traces
 from ._shared import MAX_SERIES_POINTS, nullable, scope
 
 MEMORY_KINDS = ("memory_leak", "fragmentation", "memory_peak")
 SNAPSHOT_ROWS = 50  # rows of each list the snapshot route answers with
+MAX_OPERATOR_MEMORY_ROWS = 1000
 LARGEST_AT_PEAK = 10
 
 
@@ -103,6 +111,74 @@ def memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any]
             "bytes": round(top.bytes), "step": top.step, "share": top.share, "ooms": top.ooms,
         },
     }  # fmt: skip
+
+
+def memory_operators(
+    store: RunStore, run_name: str | None, rank: str | None = None, device: str | None = None,
+    start: str | None = None, end: str | None = None, limit: str | None = None,
+    wait_s: float | None = INLINE_WAIT,
+) -> dict[str, Any]:  # fmt: skip
+    """The per-operator memory table of the run's traces (analysis/trace_memory.py) for one
+    device (`device`, default: the first CUDA device, else the CPU), of the op calls that ran
+    within [start, end] (Unix ns on rank 0's clock, as `origin_ns` + `t_ns` of the memory
+    route), largest allocations first."""
+    run = store.find_run(run_name)
+    tables = store.tables(run, wait_s)
+    selected = store.selected_rank(run, tables, rank)
+    calls = store.derived(run, "operator_memory", _operator_memory_calls, wait_s)
+    if selected is not None:
+        calls = calls[calls["rank"] == selected]
+    devices = sorted(calls["device"].unique().tolist(), key=lambda d: (d == "cpu", d))
+    if device and device not in devices:
+        raise InvalidArgument(f"device {shown(device)} has no memory events here ({devices})")
+    chosen = device or (devices[0] if devices else None)
+    window = [_time_param(start, "start"), _time_param(end, "end")]
+    mine = calls[calls["device"] == chosen]
+    if window != [None, None]:  # op calls that ran in the range (the events outside ops: not)
+        low, high = window[0] or 0, window[1] or 2**63 - 1
+        mine = mine[(mine["end"] >= low) & (mine["start"] <= high)]
+        mine = mine[mine["name"] != OUTSIDE_OPERATORS]
+    table = aggregate_operator_memory(mine)
+    count = limit_param(limit, MAX_OPERATOR_MEMORY_ROWS, 200)
+    traced = sum(len(t.tables.memory["ts"]) for t in selected_traces(tables, selected))
+    reason = None
+    if table.empty:
+        reason = (
+            "No op ran in this time range." if len(calls) else
+            "No memory events in this run's traces: record them with "
+            "torch.profiler.profile(profile_memory=True)." if not traced else
+            "Its memory events fall outside every host op."
+        )  # fmt: skip
+    return {
+        "run": run.name,
+        "rank": selected,
+        "devices": devices,
+        "device": chosen,
+        "start_ns": None if window[0] is None else str(window[0]),
+        "end_ns": None if window[1] is None else str(window[1]),
+        "total_rows": len(table),
+        "rows": table.head(count).replace({np.nan: None}).to_dict(orient="records"),
+        "empty_reason": reason,
+    }
+
+
+def _time_param(value: str | None, name: str) -> int | None:
+    return None if not value else int_param(value, name, 0, 2**63 - 1)
+
+
+def _operator_memory_calls(tables: RunTables) -> pd.DataFrame:
+    """Every rank's op calls with memory events, start and end on rank 0's clock."""
+    parts = []
+    for rank in tables.ranks:
+        calls = operator_memory_calls([t.tables for t in tables.traces if t.rank == rank])
+        if len(calls):
+            to_rank0 = clock_to_rank0(tables, rank)
+            calls["start"] = np.asarray(to_rank0(calls["start"].to_numpy(np.int64)), np.int64)
+            calls["end"] = np.asarray(to_rank0(calls["end"].to_numpy(np.int64)), np.int64)
+            parts.append(calls.assign(rank=rank))
+    if not parts:
+        return operator_memory_calls([]).assign(rank=pd.Series(dtype=np.int64))
+    return pd.concat(parts, ignore_index=True)
 
 
 def empty_reason(trace_memory_events: int, selected: int | None) -> str:

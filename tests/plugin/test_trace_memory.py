@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin import views
+from tb_perf_plugin.analysis.trace_memory import OUTSIDE_OPERATORS
+from tb_perf_plugin.errors import InvalidArgument
 from tb_perf_plugin.store import RunStore
 from tests.fixtures.trace_memory.generate import ACTIVE_STEPS, LEAK_BYTES
 
@@ -145,3 +147,62 @@ def test_memory_events_in_no_step_are_explained(tmp_path):
         "The 3 [memory] events of this run's torch.profiler traces fall in no step"
         in (memory["empty_reason"])
     )
+
+
+def _operator_memory(path: Path, **params: str) -> dict:
+    store = RunStore(str(path), executor="inline")
+    try:
+        return views.memory.memory_operators(store, ".", **params, wait_s=None)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("where", ["recorded", "with_totals", "resnet"])
+def test_per_operator_memory_adds_up_to_the_raw_events(where, shared_data):
+    """Every event belongs to one op's self columns (or to the row of events no op encloses):
+    their self allocations and increases add up to the raw events' bytes."""
+    run = {"recorded": RECORDED / "leak", "with_totals": shared_data / WITH_TOTALS,
+           "resnet": shared_data / RESNET}[where]  # fmt: skip
+    answer = _operator_memory(run, limit="1000")
+    device_type, device_id = (0, None) if answer["device"] == "cpu" else (1, None)
+    if answer["device"] != "cpu":
+        device_id = int(answer["device"].split(":")[1])
+    raw = [
+        e["args"]["Bytes"]
+        for trace in sorted(run.glob("*.json*"))
+        for e in _memory(_raw_events(trace), device_type)
+        if device_id is None or e["args"].get("Device Id") == device_id
+    ]
+    rows = answer["rows"]
+    assert answer["total_rows"] == len(rows)
+    assert sum(r["self_allocation_bytes"] for r in rows) == sum(b for b in raw if b > 0)
+    assert sum(r["self_allocations"] for r in rows) == sum(1 for b in raw if b > 0)
+    assert sum(r["self_increase_bytes"] for r in rows) == sum(raw)
+    for row in rows:  # an op's totals hold its self part
+        assert row["allocation_bytes"] >= row["self_allocation_bytes"] >= 0
+
+
+def test_per_operator_memory_of_the_leak_names_the_kept_tensor():
+    """The kept tensor is `torch.ones`: 30 calls of 1 MiB, allocated by the aten::empty in it."""
+    answer = _operator_memory(RECORDED / "leak")
+    ones = next(r for r in answer["rows"] if r["name"] == "aten::ones")
+    assert (ones["calls"], ones["allocations"]) == (ACTIVE_STEPS, ACTIVE_STEPS)
+    assert ones["allocation_bytes"] == ACTIVE_STEPS * LEAK_BYTES and ones["frees"] == 0
+    assert ones["self_allocation_bytes"] == 0  # its aten::empty allocates
+    assert ones["peak_bytes"] <= max(_answers(RECORDED / "leak")[0]["ranks"][0]["peak"])
+
+
+def test_a_time_range_keeps_the_op_calls_that_ran_in_it():
+    memory, _ = _answers(RECORDED / "leak")
+    origin, t = int(memory["origin_ns"]), memory["ranks"][0]["t_ns"]
+    whole = _operator_memory(RECORDED / "leak")
+    step = _operator_memory(RECORDED / "leak", start=str(origin + t[4]), end=str(origin + t[5]))
+    ones = next(r for r in step["rows"] if r["name"] == "aten::ones")
+    assert ones["calls"] == 1 and ones["allocation_bytes"] == LEAK_BYTES
+    assert step["start_ns"] == str(origin + t[4])
+    assert sum(r["self_allocation_bytes"] for r in step["rows"]) < sum(
+        r["self_allocation_bytes"] for r in whole["rows"]
+    )
+    assert OUTSIDE_OPERATORS not in {r["name"] for r in step["rows"]}
+    with pytest.raises(InvalidArgument, match="no memory events"):
+        _operator_memory(RECORDED / "leak", device="cuda:0")

@@ -137,6 +137,8 @@ def _run_routes(answers: Answers, run: str, baseline: str) -> dict[str, Any]:
         seen.setdefault("python", get("python", run=run, rank=rank, sort="self_ns", q="a",
                                       limit=5))  # fmt: skip
         seen.setdefault("memory", get("memory", run=run, rank=rank))
+        seen.setdefault("memory/operators", get("memory/operators", run=run, rank=rank,
+                                                device="", start="", end="", limit=5))  # fmt: skip
         seen.setdefault("gpu", get("gpu", run=run, rank=rank))
         seen.setdefault("modules", get("modules", run=run, rank=rank))
     seen["tasks"] = get("tasks", run=run)
@@ -261,6 +263,7 @@ def _check_empty_states(run: str, seen: dict[str, Any]) -> None:
 
 # the views that say why they are empty in `empty_reason` (null when not): route -> the list
 EMPTY_REASON_ROWS = {"kernels": "rows", "operators": "rows", "memory": "ranks", "modules": "rows",
+                     "memory/operators": "rows",
                      "python": "rows", "tasks": "tasks"}  # fmt: skip
 
 # views that answered an empty list and no warning, reason or message (issue 16, build item 5;
