@@ -180,3 +180,23 @@ def test_a_trace_only_run_shows_its_memory_events_per_step_and_the_leak(page, te
     expect(allocated).to_have_count(1)
     assert len(allocated.get_attribute("points").split()) == len(rank["steps"])
     expect(chart.locator("polyline.chart-dashed")).to_have_count(1)  # the fitted leak line
+
+
+@pytest.mark.parametrize(
+    "tensorboard_server", [_trace_memory_logdir], ids=["trace_memory"], indirect=True
+)
+def test_the_operator_table_follows_the_chosen_steps(page, tensorboard_server):
+    """The per-operator memory table of the whole trace, then of one step: the kept 1 MiB
+    tensor is aten::ones', 30 times over the trace and once in a step."""
+    plugin = open_tab(page, tensorboard_server, "leak", "memory")
+    panel = plugin.get_by_test_id("operator-memory")
+    expect(panel).to_be_visible()
+    ones = panel.locator('[data-testid=operator-memory-row][data-name="aten::ones"]')
+    allocated = ones.locator('td[data-column="allocation_bytes"]')
+    expect(allocated).to_have_attribute("data-value", str(30 * 1024**2))
+    expect(panel.get_by_test_id("operator-memory-caption")).to_contain_text("whole trace")
+    panel.get_by_test_id("operator-memory-from").select_option(label="step 10")
+    panel.get_by_test_id("operator-memory-to").select_option(label="step 10")
+    expect(panel.get_by_test_id("operator-memory-caption")).to_contain_text("chosen steps")
+    expect(allocated).to_have_attribute("data-value", str(1024**2))
+    expect(ones.locator('td[data-column="calls"]')).to_have_attribute("data-value", "1")

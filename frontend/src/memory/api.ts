@@ -1,7 +1,13 @@
 // Fetching the memory and snapshot routes; each answers 202 with progress while loading.
 
 import { getJson, type ProgressListener, runQuery as query } from "../base/api";
-import type { AllocationDetails, MemoryAnswer, SnapshotAnswer, SnapshotTile } from "./types";
+import type {
+  AllocationDetails,
+  MemoryAnswer,
+  OperatorMemoryAnswer,
+  SnapshotAnswer,
+  SnapshotTile,
+} from "./types";
 
 export function fetchMemory(
   run: string,
@@ -10,6 +16,18 @@ export function fetchMemory(
   onProgress?: ProgressListener,
 ): Promise<MemoryAnswer> {
   return getJson(`./memory?${query(run, { rank })}`, signal, onProgress);
+}
+
+/** `start` and `end`: Unix ns on rank 0's clock, as decimal text (beyond a double's precision). */
+export function fetchOperatorMemory(
+  run: string,
+  rank: number | null,
+  device: string | null,
+  range: { start: string; end: string } | null,
+  signal: AbortSignal,
+): Promise<OperatorMemoryAnswer> {
+  const params = query(run, { rank, device, start: range?.start ?? null, end: range?.end ?? null });
+  return getJson(`./memory/operators?${params}`, signal);
 }
 
 export function fetchSnapshot(

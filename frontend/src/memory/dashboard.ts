@@ -18,6 +18,7 @@ import {
 import { type Column, dataTable } from "../base/table";
 import { seriesColor } from "../base/theme";
 import { fetchMemory, fetchSnapshot } from "./api";
+import { operatorMemoryPanel } from "./operatorMemory";
 import { SnapshotViewer } from "./snapshotViewer";
 import type {
   Allocation,
@@ -431,6 +432,7 @@ function renderMemory(
     findingsPanel(answer.findings, navigate),
     ...memoryCharts(answer),
     table,
+    operatorMemoryPanel(answer, signal),
     snapshotsPanel(answer.run, answer.snapshots, chosenSnapshot, signal),
   );
 }

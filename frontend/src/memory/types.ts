@@ -155,3 +155,32 @@ export interface SnapshotTile {
   steps: { px: number[]; y: number[] };
   pixels: { total_max: number[]; drawn_max: number[] };
 }
+
+/** One row of the `memory/operators` route: an operator's memory events on one device. */
+export interface OperatorMemoryRow {
+  name: string;
+  device: string;
+  annotation: boolean;
+  calls: number;
+  allocations: number;
+  allocation_bytes: number;
+  frees: number;
+  free_bytes: number;
+  increase_bytes: number;
+  self_allocations: number;
+  self_allocation_bytes: number;
+  self_increase_bytes: number;
+  peak_bytes: number | null;
+}
+
+export interface OperatorMemoryAnswer {
+  run: string;
+  rank: number | null;
+  devices: string[];
+  device: string | null;
+  start_ns: string | null;
+  end_ns: string | null;
+  total_rows: number;
+  rows: OperatorMemoryRow[];
+  empty_reason: string | null;
+}
