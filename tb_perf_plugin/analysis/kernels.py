@@ -1,14 +1,12 @@
 """Kernel view and GPU metrics: per kernel name statistics, GPU utilization over time and the
 estimated SM efficiency of kernel intervals. Formulas: docs/ANALYSIS.md.
 
-Tensor-Core use is guessed from kernel names (the trace does not say): NVIDIA's cuBLAS / cuDNN /
-CUTLASS naming (`h884`, `s1688`, `xmma`, `tensorop`, `gmma`, ...) and AMD's matrix-core kernels
-(`mfma`, Tensile `_MI32x32x8`). Pure functions over trace tables.
+Tensor-Core use is guessed from kernel names (tensor_cores.py). Pure functions over trace
+tables.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,24 +15,13 @@ import pandas as pd
 from ..ingest.tables import Kind, TraceTables
 from .breakdown import Intervals
 from .operators import kernel_launchers
+from .tensor_cores import uses_tensor_cores
 
-# PyProf's list (NVIDIA/PyProf prof/tc.py), plus later NVIDIA and AMD names.
-_TENSOR_CORE_NAME = re.compile(
-    r"h884|s884|h1688|s1688|hmma|i8816|16816|c1688|dgrad_1x1_stride_2x2|"
-    r"first_layer_wgrad_kernel|conv1x1|conv2d_c1_k1|direct_group|xmma|tensorop|gmma|nvjet|"
-    r"mfma|_MI\d+x\d+x\d+",
-    re.IGNORECASE,
-)
 KERNEL_COLUMNS = [
     "name", "calls", "total_ns", "mean_ns", "min_ns", "max_ns", "pct_of_kernel_time",
     "tensor_cores", "mean_blocks_per_sm", "mean_est_occupancy_pct", "est_sm_efficiency",
 ]  # fmt: skip
 MAX_UTILIZATION_BUCKETS = 100
-
-
-def uses_tensor_cores(name: str) -> bool:
-    """A guess from the kernel's name; see the module docstring."""
-    return bool(_TENSOR_CORE_NAME.search(name))
 
 
 def trace_kernels(trace: TraceTables | None) -> pd.DataFrame:

@@ -19,6 +19,7 @@ import pandas as pd
 from ..ingest.tables import DEVICE_KINDS, Kind, TraceTables
 from .breakdown import HOST_WORK_KINDS
 from .nesting import group_start_longest_first, nesting_parents
+from .tensor_cores import tensor_core_eligible, uses_tensor_cores
 
 # the operator table's times with the words tables head them with, self before total
 OPERATOR_TIMES = {
@@ -28,7 +29,14 @@ OPERATOR_TIMES = {
     "device_total_ns": "device total",
 }
 _PROFILER_STEP = re.compile(r"ProfilerStep#\d+")
-OPERATOR_COLUMNS = ["name", "input_dims", "annotation", "calls", *OPERATOR_TIMES]
+_EVENT_COLUMNS = [  # operator_events'
+    "name", "input_dims", "annotation", "start", "dur", "host_self_ns", "device_self_ns",
+    "device_total_ns", "tensor_core_self_ns", "tensor_core_total_ns",
+]  # fmt: skip
+OPERATOR_COLUMNS = [
+    "name", "input_dims", "annotation", "calls", *OPERATOR_TIMES,
+    "tensor_core_eligible", "tensor_core_self_share", "tensor_core_total_share",
+]  # fmt: skip
 
 
 def _window_marker(trace: TraceTables) -> np.ndarray:
@@ -90,6 +98,17 @@ def _device_owners(trace: TraceTables, nesting: HostNesting) -> tuple[np.ndarray
     return device[matched][known], owner[known]
 
 
+def unattributed_device_ns(trace: TraceTables) -> tuple[int, int]:
+    """The device time (kernels, memcpy, memset) no operator launched, as far as the trace
+    shows (its launch is not in it, or no op is around the launch), and all device time."""
+    kinds = np.asarray(trace.slices["kind"])
+    dur = np.asarray(trace.slices["dur"])
+    device = np.isin(kinds, DEVICE_KINDS) & (kinds != Kind.GPU_ANNOTATION)
+    total = int(dur[device].sum())
+    attributed, _ = _device_owners(trace, host_nesting(trace))
+    return total - int(dur[attributed].sum()), total
+
+
 def kernel_launchers(trace: TraceTables) -> np.ndarray:
     """Per slice row of the trace: the name id of the op that launched it (the innermost op
     around its launch), -1 where none (host events, kernels with no launch in the trace)."""
@@ -117,15 +136,20 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
     has_parent = parent >= 0
     np.subtract.at(self_host, parent[has_parent], dur[order][has_parent])
 
-    device_self = np.zeros(len(order), dtype=np.int64)
     device, owner = _device_owners(trace, nesting)
+    name_ids = np.asarray(slices["name"])
+    distinct, codes = np.unique(name_ids[device], return_inverse=True)
+    on_tensor_cores = np.array([uses_tensor_cores(trace.names[i]) for i in distinct], bool)
+    tensor_dur = np.where(on_tensor_cores[codes.reshape(-1)], dur[device], 0)
+    device_self, tensor_self = np.zeros((2, len(order)), dtype=np.int64)
     np.add.at(device_self, owner, dur[device])
-    device_total = device_self.copy()
+    np.add.at(tensor_self, owner, tensor_dur)
+    device_total, tensor_total = device_self.copy(), tensor_self.copy()
     for level in range(int(depth.max(initial=0)), 0, -1):
         rows = np.flatnonzero((depth == level) & has_parent)
         np.add.at(device_total, parent[rows], device_total[rows])
+        np.add.at(tensor_total, parent[rows], tensor_total[rows])
 
-    name_ids = np.asarray(slices["name"])
     ops = np.flatnonzero(is_op & ~_window_marker(trace)[name_ids[order]])
     rows = order[ops]
     annotation = (kinds[rows] == Kind.USER_ANNOTATION) | is_profiler_step(trace)[name_ids[rows]]
@@ -138,6 +162,8 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
         "host_self_ns": self_host[ops],
         "device_self_ns": device_self[ops],
         "device_total_ns": device_total[ops],
+        "tensor_core_self_ns": tensor_self[ops],
+        "tensor_core_total_ns": tensor_total[ops],
     })  # fmt: skip
 
 
@@ -152,13 +178,14 @@ def named_operator_events(traces: list[TraceTables]) -> pd.DataFrame:
         events["input_dims"] = np.where(dims >= 0, names[np.maximum(dims, 0)], "")
         parts.append(events)
     if not parts:
-        return pd.DataFrame(columns=[c for c in OPERATOR_COLUMNS if c != "calls"] + ["dur"])
+        return pd.DataFrame(columns=_EVENT_COLUMNS)
     return pd.concat(parts, ignore_index=True)
 
 
 def aggregate_operators(events: pd.DataFrame, by_input_dims: bool = False) -> pd.DataFrame:
     """OPERATOR_COLUMNS per operator name (and input shapes), sorted by device self time,
-    then host self time."""
+    then host self time. The Tensor-Core shares are of the device self / total time spent in
+    Tensor-Core kernels (NaN without device time); eligible: tensor_cores.py's guess."""
     if events.empty:
         return pd.DataFrame(columns=OPERATOR_COLUMNS)
     keys = ["name", "input_dims"] if by_input_dims else ["name"]
@@ -169,8 +196,15 @@ def aggregate_operators(events: pd.DataFrame, by_input_dims: bool = False) -> pd
         host_self_ns=("host_self_ns", "sum"),
         device_total_ns=("device_total_ns", "sum"),
         device_self_ns=("device_self_ns", "sum"),
+        tensor_core_self_ns=("tensor_core_self_ns", "sum"),
+        tensor_core_total_ns=("tensor_core_total_ns", "sum"),
     )
     table = table.reset_index()
+    table["tensor_core_eligible"] = [tensor_core_eligible(n) for n in table["name"].tolist()]
+    for part in ("self", "total"):
+        spent = table[f"device_{part}_ns"].to_numpy(np.float64)
+        share = table[f"tensor_core_{part}_ns"].to_numpy(np.float64) / np.where(spent, spent, 1)
+        table[f"tensor_core_{part}_share"] = np.where(spent > 0, share, np.nan)
     if not by_input_dims:
         table["input_dims"] = ""
     table = table.sort_values(["device_self_ns", "host_self_ns"], ascending=False, kind="stable")

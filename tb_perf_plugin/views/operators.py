@@ -5,13 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.operators import aggregate_operators
+import numpy as np
+
+from ..analysis.operators import aggregate_operators, unattributed_device_ns
+from ..discovery import Run
 from ..errors import InvalidArgument
 from ..params import limit_param, shown
+from ..pipeline.read import RunTables
 from ..store import INLINE_WAIT, RunStore, selected_traces
 from ._shared import its_traces, scope
 
 MAX_OPERATOR_ROWS = 1000
+UNATTRIBUTED_WARNING = 0.05  # of device time: more than this without a launch gets a warning
 
 
 def operators(
@@ -34,14 +39,44 @@ def operators(
         events = events[events["rank"] == selected]
     table = aggregate_operators(events, by_input_dims=group_by == "input_dims")
     traces = len(selected_traces(tables, selected))
+    unattributed = _unattributed(store, run, selected, wait_s)
+    warnings = []
+    if unattributed["share"] is not None and unattributed["share"] > UNATTRIBUTED_WARNING:
+        warnings.append(
+            f"{unattributed['share']:.0%} of the device time of {scope(selected)} has no launch "
+            "in the traces (the launching runtime call was not recorded, or no operator is "
+            "around it): it is in no operator's device time"
+        )
     return {
         "run": run.name,
         "rank": selected,
         "group_by": "input_dims" if group_by == "input_dims" else "name",
         "total_rows": len(table),
-        "rows": table.head(count).to_dict(orient="records"),
+        "rows": table.head(count).replace({np.nan: None}).to_dict(orient="records"),
+        "unattributed_device": unattributed,
+        "warnings": warnings,
         "empty_reason": None if len(table) else empty_reason(traces, selected),
     }
+
+
+def _unattributed(
+    store: RunStore, run: Run, selected: int | None, wait_s: float | None
+) -> dict[str, Any]:
+    """`unattributed_device_ns` over the selected rank's traces (all ranks' without one):
+    `device_ns` and its `share` of the device time (None without device time)."""
+
+    def build(tables: RunTables) -> dict[int, tuple[int, int]]:
+        out: dict[int, tuple[int, int]] = {}
+        for trace in tables.traces:
+            missing, total = unattributed_device_ns(trace.tables)
+            before = out.get(trace.rank, (0, 0))
+            out[trace.rank] = (before[0] + missing, before[1] + total)
+        return out
+
+    per_rank = store.derived(run, "unattributed_device", build, wait_s)
+    chosen = [v for r, v in per_rank.items() if selected in (None, r)]
+    missing, total = sum(m for m, _ in chosen), sum(t for _, t in chosen)
+    return {"device_ns": missing, "share": missing / total if total else None}
 
 
 def empty_reason(traces: int, selected: int | None) -> str:

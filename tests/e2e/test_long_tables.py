@@ -137,6 +137,9 @@ def test_operators_page_and_list_profiler_steps_as_annotations(page, tensorboard
     assert not any(name.startswith("ProfilerStep#") for name in in_operators)
     labels = plugin.locator("[data-testid=operator-bars] .top-bar-label").all_inner_texts()
     assert len(labels) == len(set(labels)), labels
+    conv = plugin.locator('[data-testid=operator-row][data-name="aten::cudnn_convolution"]')
+    expect(conv.locator('td[data-column="tensor_core_eligible"]')).to_have_text("yes")
+    expect(conv.locator('td[data-column="tensor_core_self_share"]')).to_have_text("0.0 %")
     assert_a_few_screens(page)
 
     plugin.get_by_test_id("operator-table-next").click()

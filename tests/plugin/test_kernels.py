@@ -7,7 +7,8 @@ import os
 import numpy as np
 import pytest
 
-from tb_perf_plugin.analysis.kernels import device_metrics, kernel_table, uses_tensor_cores
+from tb_perf_plugin.analysis.kernels import device_metrics, kernel_table
+from tb_perf_plugin.analysis.tensor_cores import uses_tensor_cores
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import Kind
 

@@ -1,6 +1,7 @@
 """Operator view: host self time and calls against torch.profiler's own key_averages() on a
 profile made here, device time attributed through launches on real GPU traces, nesting."""
 
+import json
 import os
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 
 from tb_perf_plugin.analysis.nesting import nesting_depth
 from tb_perf_plugin.analysis.operators import operator_table
+from tb_perf_plugin.analysis.tensor_cores import tensor_core_eligible, uses_tensor_cores
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import DEVICE_KINDS, Kind
 
@@ -107,3 +109,56 @@ def test_operators_of_a_gpu_run_per_rank(tmp_path, shared_data, make_client):
     assert by_name["nccl:all_reduce"]["device_self_ns"] > 0
     comms = by_name["record_param_comms"]
     assert comms["device_self_ns"] == 0 < comms["device_total_ns"]
+
+
+@pytest.mark.parametrize("relative", GPU_TRACES, ids=lambda p: p.rsplit("/", 1)[-1][:24])
+def test_tensor_core_time_adds_up_to_the_tensor_core_kernels(shared_data, relative):
+    """Each op's Tensor-Core self share times its device self time is the time of the
+    Tensor-Core kernels it launched: over all ops, the Tensor-Core kernels' total."""
+    trace = read_trace(str(shared_data / relative))
+    kinds = trace.slices["kind"]
+    names = np.array(trace.names, dtype=object)[trace.slices["name"]]
+    kernels = kinds == Kind.KERNEL
+    on_cores = np.array([uses_tensor_cores(n) for n in names[kernels]], bool)
+    expected = int(trace.slices["dur"][kernels][on_cores].sum())
+    table = operator_table([trace])
+    spent = (table["tensor_core_self_share"].fillna(0) * table["device_self_ns"]).sum()
+    assert spent == pytest.approx(expected, rel=1e-9, abs=1)
+    assert (table["tensor_core_total_share"].fillna(0) <= 1 + 1e-12).all()
+    assert table.loc[table["name"] == "aten::add_", "tensor_core_eligible"].eq(False).all()
+
+
+@pytest.mark.parametrize(
+    ("name", "eligible"),
+    [("aten::mm", True), ("aten::addmm_", True), ("aten::cudnn_convolution", True),
+     ("MmBackward0", True), ("autograd::engine::evaluate_function: AddmmBackward0", True),
+     ("aten::_scaled_dot_product_flash_attention", True), ("aten::linear", True),
+     ("aten::add", False), ("aten::relu", False), ("aten::mmx", False),
+     ("ProfilerStep#3", False)],
+)  # fmt: skip
+def test_tensor_core_eligibility_by_operator_name(name, eligible):
+    assert tensor_core_eligible(name) is eligible
+
+
+def test_device_time_without_a_launch_is_its_own_share_with_a_warning(tmp_path, make_client):
+    """One kernel launched inside aten::mm, one whose launch is not in the trace (30 % of the
+    device time): the second is in no operator, and said so."""
+    events = [
+        {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 50},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1,
+         "ts": 10, "dur": 5, "args": {"correlation": 7}},
+        {"ph": "X", "cat": "kernel", "name": "sgemm", "pid": 0, "tid": 7, "ts": 20, "dur": 70,
+         "args": {"correlation": 7, "device": 0}},
+        {"ph": "X", "cat": "kernel", "name": "orphan", "pid": 0, "tid": 7, "ts": 100, "dur": 30,
+         "args": {"correlation": 99, "device": 0}},
+    ]  # fmt: skip
+    (tmp_path / "run").mkdir()
+    trace = {"schemaVersion": 1, "traceEvents": events}
+    (tmp_path / "run" / "w.pt.trace.json").write_text(json.dumps(trace))
+    answer = make_client(tmp_path).json("operators", run="run")
+    assert answer["unattributed_device"] == {"device_ns": 30_000, "share": 0.3}
+    (warning,) = answer["warnings"]
+    assert warning.startswith("30% of the device time of this run has no launch in the traces")
+    (mm,) = answer["rows"]
+    assert mm["device_self_ns"] == 70_000 and mm["tensor_core_eligible"] is True
+    assert mm["tensor_core_self_share"] == 0.0  # sgemm: not a Tensor-Core kernel's name

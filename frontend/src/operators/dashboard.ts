@@ -4,7 +4,7 @@
 
 import type { Dashboard } from "../base/dashboard";
 import { h } from "../base/dom";
-import { formatCount, formatDuration } from "../base/format";
+import { formatCount, formatDuration, formatPercent } from "../base/format";
 import { readHash, updateHash } from "../base/hashState";
 import { distinctLabels } from "../base/labels";
 import { type Column, dataTable, durationColumn, PAGE_SIZE, type SortState } from "../base/table";
@@ -28,7 +28,31 @@ const COLUMNS: Column<OperatorRow>[] = [
   duration("device_total_ns", "device total", "Device self of the op and everything nested in it"),
   duration("host_self_ns", "host self", "Host time minus its direct children (as key_averages)"),
   duration("host_total_ns", "host total", "Host time of its calls"),
+  {
+    key: "tensor_core_eligible",
+    label: "Tensor Cores eligible",
+    title: "Of the matmul / convolution / attention family that can run on Tensor Cores (by name)",
+    numeric: false,
+    value: (r) => (r.tensor_core_eligible ? "yes" : "no"),
+  },
+  share("tensor_core_self_share", "Tensor Cores self", "Share of its device self time in Tensor-Core kernels"),
+  share("tensor_core_total_share", "Tensor Cores total", "Share of its device total time in Tensor-Core kernels"),
 ];
+
+function share(
+  key: "tensor_core_self_share" | "tensor_core_total_share",
+  label: string,
+  title: string,
+): Column<OperatorRow> {
+  return {
+    key,
+    label,
+    title,
+    numeric: true,
+    value: (r) => r[key],
+    format: (r) => formatPercent(r[key] === null ? null : r[key] * 100),
+  };
+}
 
 function sortFromHash(columns: readonly Column<OperatorRow>[], byDevice: boolean): SortState {
   const params = readHash();
@@ -45,7 +69,8 @@ function columnsFor(rows: readonly OperatorRow[], byShape: boolean): Column<Oper
   const byDevice = rows.some((r) => r.device_total_ns > 0);
   return COLUMNS.filter(
     (c) =>
-      (byShape || c.key !== "input_dims") && (byDevice || !c.key.startsWith("device_")),
+      (byShape || c.key !== "input_dims") &&
+      (byDevice || !(c.key.startsWith("device_") || c.key.startsWith("tensor_core"))),
   );
 }
 
@@ -97,6 +122,8 @@ export const operatorsDashboard: Dashboard = {
     );
     grouping.value = readHash().get("opgroup") === "input_dims" ? "input_dims" : "name";
     const caption = h("p", { class: "muted", "data-testid": "operator-caption" });
+    const unattributed = h("p", { class: "muted", "data-testid": "unattributed-device" });
+    const warnings = h("div", { "data-testid": "operator-warnings" });
     const bars = h("div");
     const tableHolder = h("div", { class: "table-scroll" });
     const annotationHolder = h("div", { class: "table-scroll" });
@@ -147,6 +174,15 @@ export const operatorsDashboard: Dashboard = {
           : answer.total_rows > answer.rows.length
             ? `Showing ${answer.rows.length} of ${formatCount(answer.total_rows)} operators.`
             : `${formatCount(answer.total_rows)} operators.`;
+      const missing = answer.unattributed_device;
+      unattributed.textContent =
+        missing.device_ns > 0 && missing.share !== null
+          ? `Device time without a launch in the traces: ${formatDuration(missing.device_ns)} ` +
+            `(${formatPercent(missing.share * 100)} of device time), in no operator's device time.`
+          : "";
+      warnings.replaceChildren(
+        ...answer.warnings.map((w) => h("p", { class: "notice", role: "status" }, w)),
+      );
       render();
     };
     filter.addEventListener("input", render);
@@ -167,9 +203,11 @@ export const operatorsDashboard: Dashboard = {
         { class: "panel" },
         h("h2", {}, "Operators"),
         h("div", { class: "controls" }, filter, grouping),
+        warnings,
         caption,
         bars,
         tableHolder,
+        unattributed,
       ),
       h(
         "section",

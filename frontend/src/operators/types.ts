@@ -9,6 +9,11 @@ export interface OperatorRow {
   host_self_ns: number;
   device_total_ns: number;
   device_self_ns: number;
+  /** Of the matmul / conv / attention family that can run on Tensor Cores (a name guess). */
+  tensor_core_eligible: boolean;
+  /** Share (0..1) of its device self / total time in Tensor-Core kernels; null without any. */
+  tensor_core_self_share: number | null;
+  tensor_core_total_share: number | null;
 }
 
 export interface OperatorsAnswer {
@@ -17,6 +22,9 @@ export interface OperatorsAnswer {
   group_by: "name" | "input_dims";
   total_rows: number;
   rows: OperatorRow[];
+  /** Device time no operator launched, as far as the traces show, and its share (0..1). */
+  unattributed_device: { device_ns: number; share: number | null };
+  warnings: string[];
   /** Why the list is empty (a sentence), null when it is not (docs/HTTP_API.md). */
   empty_reason: string | null;
 }
