@@ -40,7 +40,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as logdir:
         (Path(logdir) / "df").mkdir()
         os.symlink(trace, Path(logdir) / "df" / "rank1.pt.trace.json.gz")
-        run = discover_runs(logdir)["df"]
+        run = discover_runs(logdir, follow_links=True)["df"]  # the link leaves the logdir
         with concurrent.futures.ThreadPoolExecutor(1) as executor:
             tables = read_run(
                 run, run.signature(), max_file_bytes=1 << 34, executor=executor,

@@ -49,7 +49,7 @@ def main() -> None:
                 os.symlink(trace, Path(logdir) / name / trace.name)
 
         def service() -> RunStore:
-            return RunStore(logdir, cache_dir=cache, executor="thread")
+            return RunStore(logdir, cache_dir=cache, executor="thread", follow_links=True)
 
         warm = service()  # fills the on-disk cache
         views.compare.compare(warm, *PAIR, wait_s=None)
