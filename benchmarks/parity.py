@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import subprocess
 import sys
@@ -171,25 +170,20 @@ def run_tbp(path: Path, timeout: float) -> dict[str, Any]:
 
 
 def our_numbers(path: Path) -> dict[str, Any]:
-    """Our numbers for one trace file, in tbp_numbers' shape: a one-file run in a fresh
-    RunStore, read as the CLI reads it."""
+    """Our numbers for one trace file, in tbp_numbers' shape: the file as a run of its own in
+    a fresh RunStore, read as `tb-perf analyze FILE` reads it."""
     from tb_perf_plugin import views
     from tb_perf_plugin.analysis.kernels import aggregate_kernels
     from tb_perf_plugin.analysis.operators import aggregate_operators
     from tb_perf_plugin.store import RunStore
 
-    with tempfile.TemporaryDirectory() as logdir:
-        os.mkdir(os.path.join(logdir, "trace"))
-        os.symlink(path, os.path.join(logdir, "trace", trace_file_name(path.name)))
-        store = RunStore(logdir, follow_links=True)
-        try:
-            summary = views.overview.summary(store, "trace", wait_s=None)
-            breakdown = views.breakdown.breakdown(store, "trace", wait_s=None)
-            run = store.find_run("trace")
-            analysis = store.analysis(run, None)
-            gpu = _our_gpu_metrics(store.tables(run, None), breakdown)
-        finally:
-            store.close()
+    store = RunStore(str(path))
+    try:
+        summary = views.overview.summary(store, ".", wait_s=None)
+        breakdown = views.breakdown.breakdown(store, ".", wait_s=None)
+        analysis = store.analysis(store.find_run("."), None)
+    finally:
+        store.close()
     steps = [s for r in breakdown["ranks"] for s in r["steps"]]
     duration = sum(s["duration_ns"] for s in steps)
     (rank,) = summary["ranks"]
@@ -205,7 +199,14 @@ def our_numbers(path: Path) -> dict[str, Any]:
             role: _pct(sum(s["ns"][category] for s in steps), duration)
             for category, role in ROLES.items()
         },
-        "gpu": gpu,
+        "gpu": {
+            str(device["device"]): {
+                "utilization": 100 * device["utilization"],
+                "sm_efficiency": _scaled(device["sm_efficiency"], 100),
+                "occupancy": _scaled(device["occupancy"], 100),
+            }
+            for device in summary["gpus"]
+        },
         "operators": {
             row.name: [
                 int(row.calls),
@@ -222,38 +223,6 @@ def our_numbers(path: Path) -> dict[str, Any]:
             for row in kernels.itertuples(index=False)
         },
     }
-
-
-def trace_file_name(name: str) -> str:
-    """The name torch.profiler gives a trace file (`*.pt.trace.json[.gz]`), which discovery
-    takes as a trace wherever it is; the shared files from other tools' tests lack it."""
-    if ".pt.trace.json" in name:
-        return name
-    stem, gz = (name[: -len(".json.gz")], ".gz") if name.endswith(".json.gz") else (name[:-5], "")
-    return f"{stem}.pt.trace.json{gz}"
-
-
-def _our_gpu_metrics(tables: Any, breakdown: dict[str, Any]) -> dict[str, Any] | None:
-    """Our GPU summary per device over the breakdown's windows, in tbp_numbers' "gpu" shape;
-    None until tb_perf_plugin.analysis.gpu_summary (issue 19, another part) is in the tree."""
-    try:
-        from tb_perf_plugin.analysis.gpu_summary import rank_gpu_summary
-    except ImportError:
-        return None
-    windows = [
-        (int(s["start_ns"]), int(s["start_ns"]) + s["duration_ns"])
-        for r in breakdown["ranks"]
-        for s in r["steps"]
-    ]
-    out = {}
-    for trace in tables.traces:
-        for device in rank_gpu_summary(trace.rank, [trace.tables], windows):
-            out[str(device.device)] = {
-                "utilization": 100 * device.utilization,
-                "sm_efficiency": _scaled(device.sm_efficiency, 100),
-                "occupancy": _scaled(device.occupancy, 100),
-            }
-    return out
 
 
 # ------------------------------------------------------------------------------------------
