@@ -50,7 +50,7 @@ def main() -> None:
         def analysis() -> None:
             result = analyze_run(run, tables)
             aggregate_operators(result.operator_events)
-            aggregate_operators(result.operator_events, by_input_dims=True)
+            aggregate_operators(result.operator_events, "input_dims")
             aggregate_kernels(result.kernel_events)
 
         ingest_s = best_of(lambda: read_trace(str(trace)), args.repeat)

@@ -29,12 +29,19 @@ OPERATOR_TIMES = {
     "device_total_ns": "device total",
 }
 _PROFILER_STEP = re.compile(r"ProfilerStep#\d+")
+# Frames of the libraries below the user's code (and the interpreter's own), not the user's
+_LIBRARY_FRAME = re.compile(
+    r"site-packages/|dist-packages/|/lib/python\d|^torch/|^<built-in|^<frozen|^nn\.Module: "
+)
+# An object's address in a built-in's frame name differs per object: not part of the place
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+FRAME_SEPARATOR = ";"  # between the frames of a call stack, innermost first (as torch writes it)
 _EVENT_COLUMNS = [  # operator_events'
     "name", "input_dims", "annotation", "start", "dur", "host_self_ns", "device_self_ns",
     "device_total_ns", "tensor_core_self_ns", "tensor_core_total_ns",
 ]  # fmt: skip
 OPERATOR_COLUMNS = [
-    "name", "input_dims", "annotation", "calls", *OPERATOR_TIMES,
+    "name", "input_dims", "call_stack", "annotation", "calls", *OPERATOR_TIMES,
     "tensor_core_eligible", "tensor_core_self_share", "tensor_core_total_share",
 ]  # fmt: skip
 
@@ -119,10 +126,11 @@ def kernel_launchers(trace: TraceTables) -> np.ndarray:
     return launcher
 
 
-def operator_events(trace: TraceTables) -> pd.DataFrame:
+def operator_events(trace: TraceTables, with_stacks: bool = False) -> pd.DataFrame:
     """One row per host op of the trace: name, input_dims (string ids), whether it is an
     annotation (`record_function`, MyTimer's spans, `ProfilerStep#N`), start, duration, and its
-    host self, device self and device total time."""
+    host self, device self and device total time; `with_stacks`: its `call_stack` too (text,
+    `call_stacks`), left out otherwise since deriving it costs a second nesting pass."""
     slices = trace.slices
     kinds = np.asarray(slices["kind"])
     start = np.asarray(slices["start"])
@@ -164,31 +172,87 @@ def operator_events(trace: TraceTables) -> pd.DataFrame:
         "device_total_ns": device_total[ops],
         "tensor_core_self_ns": tensor_self[ops],
         "tensor_core_total_ns": tensor_total[ops],
+        **({"call_stack": call_stacks(trace, rows)} if with_stacks else {}),
     })  # fmt: skip
 
 
-def named_operator_events(traces: list[TraceTables]) -> pd.DataFrame:
+def call_stacks(trace: TraceTables, rows: np.ndarray) -> np.ndarray:
+    """The Python call stack of each slice row (host ops), innermost frame first, frames joined
+    by FRAME_SEPARATOR; "" where the trace has none. From the ops' `Call stack` argument
+    (`with_stack=True`, 2021 schema) where it has them, else from the python_function events
+    around each op on its thread (newer schemas record the stack so). Objects' addresses are
+    left out of built-ins' frames so that one place in the code is one stack."""
+    slices = trace.slices
+    names = np.array([_ADDRESS.sub("", n) for n in trace.names], dtype=object)
+    recorded = np.asarray(slices["call_stack"])
+    if (recorded[rows] >= 0).any():
+        return np.where(recorded[rows] >= 0, names[np.maximum(recorded[rows], 0)], "")
+    kinds = np.asarray(slices["kind"])
+    python = np.flatnonzero(kinds == Kind.PYTHON_FUNCTION)
+    out = np.full(len(rows), "", dtype=object)
+    if not len(python) or not len(rows):
+        return out
+    members = np.concatenate([python, rows])
+    start = np.asarray(slices["start"])[members]
+    dur = np.asarray(slices["dur"])[members]
+    thread = np.asarray(slices["pid"])[members] * (1 << 32) + np.asarray(slices["tid"])[members]
+    _, codes = np.unique(thread, return_inverse=True)
+    order = group_start_longest_first(codes.reshape(-1), start, dur)
+    depth, parent = nesting_parents(thread[order], start[order], start[order] + dur[order])
+    is_python = order < len(python)
+    frame = names[np.asarray(slices["name"])[members[order]]]
+    # each member's stack: its own frame (python functions) over its nearest python ancestor's
+    stack = np.full(len(order), "", dtype=object)
+    for level in range(int(depth.max(initial=0)) + 1):
+        at = np.flatnonzero(depth == level)
+        above = np.where(parent[at] >= 0, stack[np.maximum(parent[at], 0)], "")
+        own = is_python[at]
+        stack[at] = above
+        stack[at[own]] = [
+            f + FRAME_SEPARATOR + a if a else f
+            for f, a in zip(frame[at[own]].tolist(), above[own].tolist(), strict=True)
+        ]
+    ops = ~is_python
+    out[order[ops] - len(python)] = stack[ops]
+    return out
+
+
+def user_frame(call_stack: str) -> str:
+    """The innermost frame of the user's own code in a call stack ("" without one): where the
+    user would go to change what the op does."""
+    for frame in call_stack.split(FRAME_SEPARATOR):
+        if frame.strip() and _LIBRARY_FRAME.search(frame.strip()) is None:
+            return frame.strip()
+    return ""
+
+
+def named_operator_events(traces: list[TraceTables], with_stacks: bool = False) -> pd.DataFrame:
     """operator_events of the traces with names and input shapes as text."""
     parts = []
     for trace in traces:
-        events = operator_events(trace)
+        events = operator_events(trace, with_stacks)
         names = np.array(trace.names, dtype=object)
         events["name"] = names[events["name"].to_numpy()]
         dims = events["input_dims"].to_numpy()
         events["input_dims"] = np.where(dims >= 0, names[np.maximum(dims, 0)], "")
         parts.append(events)
     if not parts:
-        return pd.DataFrame(columns=_EVENT_COLUMNS)
+        return pd.DataFrame(columns=_EVENT_COLUMNS + (["call_stack"] if with_stacks else []))
     return pd.concat(parts, ignore_index=True)
 
 
-def aggregate_operators(events: pd.DataFrame, by_input_dims: bool = False) -> pd.DataFrame:
-    """OPERATOR_COLUMNS per operator name (and input shapes), sorted by device self time,
-    then host self time. The Tensor-Core shares are of the device self / total time spent in
-    Tensor-Core kernels (NaN without device time); eligible: tensor_cores.py's guess."""
+# What an operator row may be per, besides its name: the events' column that splits it
+GROUPINGS = ("name", "input_dims", "call_stack")
+
+
+def aggregate_operators(events: pd.DataFrame, group_by: str = "name") -> pd.DataFrame:
+    """OPERATOR_COLUMNS per operator name (and, by `group_by`, input shapes or call stack: the
+    events need their `call_stack` then), sorted by device self time, then host self time. The
+    Tensor-Core shares are of the device self / total time spent in Tensor-Core kernels (NaN
+    without device time); eligible: tensor_cores.py's guess."""
     if events.empty:
         return pd.DataFrame(columns=OPERATOR_COLUMNS)
-    keys = ["name", "input_dims"] if by_input_dims else ["name"]
+    keys = ["name"] if group_by == "name" else ["name", group_by]
     table = events.groupby(keys, sort=False).agg(
         annotation=("annotation", "first"),
         calls=("dur", "size"),
@@ -205,12 +269,15 @@ def aggregate_operators(events: pd.DataFrame, by_input_dims: bool = False) -> pd
         spent = table[f"device_{part}_ns"].to_numpy(np.float64)
         share = table[f"tensor_core_{part}_ns"].to_numpy(np.float64) / np.where(spent, spent, 1)
         table[f"tensor_core_{part}_share"] = np.where(spent > 0, share, np.nan)
-    if not by_input_dims:
-        table["input_dims"] = ""
+    for grouping in GROUPINGS[1:]:
+        if grouping != group_by:
+            table[grouping] = ""
     table = table.sort_values(["device_self_ns", "host_self_ns"], ascending=False, kind="stable")
     return table[OPERATOR_COLUMNS].reset_index(drop=True)
 
 
-def operator_table(traces: list[TraceTables], by_input_dims: bool = False) -> pd.DataFrame:
+def operator_table(traces: list[TraceTables], group_by: str = "name") -> pd.DataFrame:
     """aggregate_operators over the traces' events."""
-    return aggregate_operators(named_operator_events(traces), by_input_dims)
+    return aggregate_operators(
+        named_operator_events(traces, with_stacks=group_by == "call_stack"), group_by
+    )

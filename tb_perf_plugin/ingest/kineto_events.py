@@ -85,6 +85,8 @@ class _Args(msgspec.Struct, gc=False, frozen=True):
     occupancy: float = msgspec.field(default=-1.0, name="est. achieved occupancy %")
     input_dims: msgspec.Raw = msgspec.field(default=msgspec.Raw(b""), name="Input Dims")
     input_types: msgspec.Raw = msgspec.field(default=msgspec.Raw(b""), name="Input type")
+    # with_stack=True on the 2021 schema; newer ones record python_function events instead
+    call_stack: str = msgspec.field(default="", name="Call stack")
     # [memory] instant events
     bytes: Int64 = msgspec.field(default=0, name="Bytes")
     total_allocated: Int64 = msgspec.field(default=-1, name="Total Allocated")
@@ -390,6 +392,7 @@ class TraceColumns:
         op_args = args_of(op_rows)
         fill(op_rows, "input_dims", strings.raw_column(values("input_dims", op_args)))
         fill(op_rows, "input_types", strings.raw_column(values("input_types", op_args)))
+        fill(op_rows, "call_stack", strings.column(values("call_stack", op_args)))
         self.slice_parts.append((chunk, part))
 
     def _add_memory(self, events: list[_Slice], chunk: int) -> None:

@@ -83,7 +83,7 @@ READERS: dict[FileKind, Reader] = {
             nsys.read_nsys_sqlite,
             "timeline and kernels (kernels, memcpy, CUDA runtime, NVTX ranges)",
             timeline=True,
-            version=1,
+            version=2,  # 2: the call_stack column
             binary=True,
             suffixes=(".sqlite",),
             misnamed="named .sqlite but holds no SQLite database",
@@ -103,7 +103,7 @@ READERS: dict[FileKind, Reader] = {
             kineto.read_trace,
             "timeline, operators, kernels, steps (a torch.profiler trace)",
             timeline=True,
-            version=1,
+            version=2,  # 2: the call_stack column
             gzipped="gzip-compressed JSON trace",
         ),
         Reader(
@@ -118,7 +118,7 @@ READERS: dict[FileKind, Reader] = {
             events_csv.read_events_csv,
             "timeline (one slice per row; steps when it has a step column)",
             timeline=True,
-            version=1,
+            version=2,  # 2: the call_stack column
         ),
     )
 }

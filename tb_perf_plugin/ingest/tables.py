@@ -44,6 +44,7 @@ SLICE_COLUMNS: dict[str, type[np.generic]] = {
     "process_group": np.int32, "grid": np.int32, "block": np.int32, "registers": np.int32,
     "shared_memory": np.int64, "blocks_per_sm": np.float32, "warps_per_sm": np.float32,
     "occupancy": np.float32, "input_dims": np.int32, "input_types": np.int32,
+    "call_stack": np.int32,
 }  # fmt: skip
 # Slice columns that index the string table
 NAME_COLUMNS = (
@@ -55,6 +56,7 @@ NAME_COLUMNS = (
     "block",
     "input_dims",
     "input_types",
+    "call_stack",
 )
 MEMORY_COLUMNS: dict[str, type[np.generic]] = {
     "ts": np.int64, "bytes": np.int64, "total_allocated": np.int64, "total_reserved": np.int64,

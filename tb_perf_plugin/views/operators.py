@@ -6,8 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
-from ..analysis.operators import aggregate_operators, unattributed_device_ns
+from ..analysis.operators import (
+    FRAME_SEPARATOR,
+    GROUPINGS,
+    aggregate_operators,
+    named_operator_events,
+    unattributed_device_ns,
+    user_frame,
+)
 from ..discovery import Run
 from ..errors import InvalidArgument
 from ..params import limit_param, shown
@@ -27,17 +35,29 @@ def operators(
     limit: str | None = None,
     wait_s: float | None = INLINE_WAIT,
 ) -> dict[str, Any]:
-    if group_by not in (None, "", "name", "input_dims"):
-        raise InvalidArgument(f"group_by must be 'name' or 'input_dims', not {shown(group_by)}")
+    grouping = group_by or "name"
+    if grouping not in GROUPINGS:
+        raise InvalidArgument(
+            f"group_by must be one of {', '.join(GROUPINGS)}, not {shown(group_by)}"
+        )
     count = limit_param(limit, MAX_OPERATOR_ROWS)
     run = store.find_run(run_name)
     analysis = store.analysis(run, wait_s)
     tables = store.tables(run, None)
     selected = store.selected_rank(run, tables, rank)
-    events = analysis.operator_events
+    events = (
+        _events_with_stacks(store, run, wait_s)
+        if grouping == "call_stack"
+        else analysis.operator_events
+    )
     if selected is not None:
         events = events[events["rank"] == selected]
-    table = aggregate_operators(events, by_input_dims=group_by == "input_dims")
+    table = aggregate_operators(events, grouping)
+    rows = table.head(count).replace({np.nan: None}).to_dict(orient="records")
+    for row in rows:  # frames innermost first, and where in the user's code that is
+        stack = row["call_stack"]
+        row["call_stack"] = stack.split(FRAME_SEPARATOR) if stack else []
+        row["user_frame"] = user_frame(stack)
     traces = len(selected_traces(tables, selected))
     unattributed = _unattributed(store, run, selected, wait_s)
     warnings = []
@@ -50,13 +70,29 @@ def operators(
     return {
         "run": run.name,
         "rank": selected,
-        "group_by": "input_dims" if group_by == "input_dims" else "name",
+        "group_by": grouping,
         "total_rows": len(table),
-        "rows": table.head(count).replace({np.nan: None}).to_dict(orient="records"),
+        "rows": rows,
         "unattributed_device": unattributed,
         "warnings": warnings,
         "empty_reason": None if len(table) else empty_reason(traces, selected),
     }
+
+
+def _events_with_stacks(store: RunStore, run: Run, wait_s: float | None) -> pd.DataFrame:
+    """The run's operator events with their call stacks (with rank), built on first use: the
+    stacks cost a nesting pass of their own that the other groupings need not pay."""
+
+    def build(tables: RunTables) -> pd.DataFrame:
+        parts = [
+            named_operator_events([trace.tables], with_stacks=True).assign(rank=trace.rank)
+            for trace in tables.traces
+        ]
+        if not parts:
+            return named_operator_events([], with_stacks=True).assign(rank=pd.Series(dtype=int))
+        return pd.concat(parts, ignore_index=True)
+
+    return store.derived(run, "operator_stacks", build, wait_s)
 
 
 def _unattributed(

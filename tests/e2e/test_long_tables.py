@@ -148,6 +148,25 @@ def test_operators_page_and_list_profiler_steps_as_annotations(page, tensorboard
     )
 
 
+def test_operators_by_call_stack_open_to_every_frame(page, tensorboard_server):
+    answer = tensorboard_server.get_json("operators?run=mi300&group_by=call_stack", timeout_s=120)
+    first = next(r for r in answer["rows"] if not r["annotation"])
+    stacked = next(r for r in answer["rows"] if not r["annotation"] and r["user_frame"])
+    plugin = open_tab(page, tensorboard_server, "mi300", "operators", "operator-row")
+    plugin.get_by_test_id("operator-group").select_option("call_stack")
+    cells = plugin.locator('[data-testid=operator-table] td[data-column="call_stack"]')
+    expect(cells.first).to_contain_text(first["user_frame"] or "no call stack")
+    cell = cells.filter(has_text=stacked["user_frame"]).first
+    frames = cell.locator("li")
+    expect(frames.first).not_to_be_visible()
+    cell.locator("summary").click()
+    expect(frames).to_have_count(len(stacked["call_stack"]))
+    expect(frames.first).to_have_text(stacked["call_stack"][0])
+    labels = plugin.locator("[data-testid=operator-bars] .top-bar-label").all_inner_texts()
+    assert len(labels) == len(set(labels)), labels
+    assert_a_few_screens(page)
+
+
 def test_python_is_paged_with_its_count(page, tensorboard_server):
     answer = tensorboard_server.get_json("python?run=many_kernels", timeout_s=120)
     assert len(answer["rows"]) > 50

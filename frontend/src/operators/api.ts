@@ -1,12 +1,12 @@
 // Fetching the operators route; it answers 202 with progress while the run is ingested.
 
 import { getJson, type ProgressListener, runQuery as query } from "../base/api";
-import type { OperatorsAnswer } from "./types";
+import type { Grouping, OperatorsAnswer } from "./types";
 
 export function fetchOperators(
   run: string,
   rank: number | null,
-  groupBy: "name" | "input_dims",
+  groupBy: Grouping,
   limit: number,
   signal: AbortSignal,
   onProgress?: ProgressListener,

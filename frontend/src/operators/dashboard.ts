@@ -1,4 +1,4 @@
-// The Operators tab: per operator (or per operator and input shapes) calls and host / device
+// The Operators tab: per operator (or per operator and input shapes, or call stack) calls and host / device
 // self and total time, a filter, the top operators as bars and a sortable, paged table; the
 // annotations (ProfilerStep#N, record_function and MyTimer spans) are a group of their own.
 
@@ -9,7 +9,7 @@ import { readHash, updateHash } from "../base/hashState";
 import { distinctLabels } from "../base/labels";
 import { type Column, dataTable, durationColumn, PAGE_SIZE, type SortState } from "../base/table";
 import { fetchOperators } from "./api";
-import type { OperatorRow } from "./types";
+import type { Grouping, OperatorRow } from "./types";
 
 const MAX_ROWS = 1000;
 const TOP_BARS = 10;
@@ -23,6 +23,14 @@ function duration(key: keyof OperatorRow & string, label: string, title: string)
 const COLUMNS: Column<OperatorRow>[] = [
   { key: "name", label: "operator", numeric: false, value: (r) => r.name, cellTitle: (r) => r.name },
   { key: "input_dims", label: "input shapes", numeric: false, value: (r) => r.input_dims },
+  {
+    key: "call_stack",
+    label: "call stack",
+    title: "Where in your code (the innermost frame outside torch and the libraries); open for every frame",
+    numeric: false,
+    value: (r) => r.user_frame || r.call_stack[0] || "",
+    render: callStack,
+  },
   { key: "calls", label: "calls", numeric: true, value: (r) => r.calls, format: (r) => formatCount(r.calls) },
   duration("device_self_ns", "device self", "Kernels, copies and fills it launched itself"),
   duration("device_total_ns", "device total", "Device self of the op and everything nested in it"),
@@ -38,6 +46,24 @@ const COLUMNS: Column<OperatorRow>[] = [
   share("tensor_core_self_share", "Tensor Cores self", "Share of its device self time in Tensor-Core kernels"),
   share("tensor_core_total_share", "Tensor Cores total", "Share of its device total time in Tensor-Core kernels"),
 ];
+
+/** The row's user frame, opening to its whole stack (innermost frame first). */
+function callStack(row: OperatorRow): Node {
+  if (row.call_stack.length === 0) return h("span", { class: "muted" }, "no call stack");
+  return h(
+    "details",
+    { class: "call-stack" },
+    h("summary", {}, row.user_frame || row.call_stack[0] || ""),
+    h("ol", {}, ...row.call_stack.map((frame) => h("li", {}, frame))),
+  );
+}
+
+const GROUPINGS: readonly Grouping[] = ["name", "input_dims", "call_stack"];
+
+function groupingFromHash(): Grouping {
+  const value = readHash().get("opgroup");
+  return GROUPINGS.find((g) => g === value) ?? "name";
+}
 
 function share(
   key: "tensor_core_self_share" | "tensor_core_total_share",
@@ -64,14 +90,21 @@ function sortFromHash(columns: readonly Column<OperatorRow>[], byDevice: boolean
   return { key: byDevice ? "device_self_ns" : "host_self_ns", direction: "desc" };
 }
 
-/** The columns to show: input shapes only when grouped by them, device time only if any. */
-function columnsFor(rows: readonly OperatorRow[], byShape: boolean): Column<OperatorRow>[] {
+/** The columns to show: input shapes or call stack only when grouped by them, device time
+ * only if any. */
+function columnsFor(rows: readonly OperatorRow[], grouping: Grouping): Column<OperatorRow>[] {
   const byDevice = rows.some((r) => r.device_total_ns > 0);
   return COLUMNS.filter(
     (c) =>
-      (byShape || c.key !== "input_dims") &&
+      (c.key === grouping || !(GROUPINGS as readonly string[]).slice(1).includes(c.key)) &&
       (byDevice || !(c.key.startsWith("device_") || c.key.startsWith("tensor_core"))),
   );
+}
+
+/** A row's name in the bars: with what it is grouped by, so two rows never read the same. */
+function rowLabel(row: OperatorRow): string {
+  const by = row.input_dims || row.user_frame || row.call_stack[0] || "";
+  return by === "" ? row.name : `${row.name} · ${by}`;
 }
 
 function topBars(rows: readonly OperatorRow[]): HTMLElement {
@@ -79,8 +112,7 @@ function topBars(rows: readonly OperatorRow[]): HTMLElement {
   const metric = (r: OperatorRow): number => (byDevice ? r.device_self_ns : r.host_self_ns);
   const top = [...rows].sort((a, b) => metric(b) - metric(a)).slice(0, TOP_BARS);
   const largest = Math.max(1, ...top.map(metric));
-  const names = top.map((row) => row.name);
-  const labels = distinctLabels(names, names, BAR_LABEL_CHARACTERS);
+  const labels = distinctLabels(top.map((row) => row.name), top.map(rowLabel), BAR_LABEL_CHARACTERS);
   return h(
     "div",
     { class: "top-bars", "data-testid": "operator-bars" },
@@ -89,7 +121,7 @@ function topBars(rows: readonly OperatorRow[]): HTMLElement {
       h(
         "div",
         { class: "top-bar-row" },
-        h("span", { class: "top-bar-label", title: row.name }, labels[index] ?? row.name),
+        h("span", { class: "top-bar-label", title: rowLabel(row) }, labels[index] ?? row.name),
         h(
           "span",
           { class: "top-bar-track" },
@@ -119,8 +151,10 @@ export const operatorsDashboard: Dashboard = {
       { "aria-label": "Group by", "data-testid": "operator-group" },
       h("option", { value: "name" }, "by name"),
       h("option", { value: "input_dims" }, "by name and input shapes"),
+      h("option", { value: "call_stack" }, "by name and call stack"),
     );
-    grouping.value = readHash().get("opgroup") === "input_dims" ? "input_dims" : "name";
+    grouping.value = groupingFromHash();
+    const chosenGrouping = (): Grouping => GROUPINGS.find((g) => g === grouping.value) ?? "name";
     const caption = h("p", { class: "muted", "data-testid": "operator-caption" });
     const unattributed = h("p", { class: "muted", "data-testid": "unattributed-device" });
     const warnings = h("div", { "data-testid": "operator-warnings" });
@@ -135,7 +169,7 @@ export const operatorsDashboard: Dashboard = {
       const matching = rows.filter((r) => text === "" || r.name.toLowerCase().includes(text));
       const operators = matching.filter((r) => !r.annotation);
       const annotations = matching.filter((r) => r.annotation);
-      const columns = columnsFor(rows, grouping.value === "input_dims");
+      const columns = columnsFor(rows, chosenGrouping());
       const byDevice = columns.some((c) => c.key === "device_self_ns");
       const table = (shown: OperatorRow[], testId: string, rowTestId: string): HTMLTableElement =>
         dataTable({
@@ -164,9 +198,8 @@ export const operatorsDashboard: Dashboard = {
     const load = async (first: boolean): Promise<void> => {
       request.abort();
       request = new AbortController();
-      const groupBy = grouping.value === "input_dims" ? "input_dims" : "name";
       const requestSignal = first ? signal : request.signal;
-      const answer = await fetchOperators(run, rank, groupBy, MAX_ROWS, requestSignal, onProgress);
+      const answer = await fetchOperators(run, rank, chosenGrouping(), MAX_ROWS, requestSignal, onProgress);
       rows = answer.rows;
       caption.textContent =
         answer.total_rows === 0 && answer.empty_reason !== null
@@ -187,7 +220,7 @@ export const operatorsDashboard: Dashboard = {
     };
     filter.addEventListener("input", render);
     grouping.addEventListener("change", () => {
-      updateHash({ opgroup: grouping.value === "input_dims" ? "input_dims" : null });
+      updateHash({ opgroup: chosenGrouping() === "name" ? null : chosenGrouping() });
       load(false).catch((error: unknown) => {
         if (!(error instanceof DOMException && error.name === "AbortError")) {
           caption.textContent = `Could not load operators: ${String(error)}`;

@@ -1,8 +1,15 @@
 // The answer of the operators route (docs/HTTP_API.md).
 
+/** What a row is per besides the operator's name (the route's `group_by`). */
+export type Grouping = "name" | "input_dims" | "call_stack";
+
 export interface OperatorRow {
   name: string;
   input_dims: string;
+  /** Grouped by call stack: its frames, innermost first; [] otherwise or without one. */
+  call_stack: string[];
+  /** The innermost frame of the user's own code in `call_stack` ("" without one). */
+  user_frame: string;
   annotation: boolean;
   calls: number;
   host_total_ns: number;
@@ -19,7 +26,7 @@ export interface OperatorRow {
 export interface OperatorsAnswer {
   run: string;
   rank: number | null;
-  group_by: "name" | "input_dims";
+  group_by: Grouping;
   total_rows: number;
   rows: OperatorRow[];
   /** Device time no operator launched, as far as the traces show, and its share (0..1). */
