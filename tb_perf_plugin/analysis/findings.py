@@ -8,7 +8,7 @@ run on a noisy machine stays quiet. Pure functions of the inputs below.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -145,6 +145,8 @@ class AnalysisInputs:
     profiler_steps: dict[int, set[int]] = field(default_factory=dict)
     loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's
     memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler's, or traces'
+    # the traces' memory of the ranks whose `memory` is MemorySampler's (both recorded)
+    trace_memory: dict[int, RankMemory] = field(default_factory=dict)
     snapshots: list[SnapshotFacts] = field(default_factory=list)  # the newest of each rank
     # cProfile/pstats function rows of imported profiles (docs/IMPORT.md): rank, file, function,
     # filename, line, name, calls, primitive_calls, self_ns, cumulative_ns
@@ -533,6 +535,27 @@ def _series_label(memory: RankMemory, series: str) -> str:
     return f"allocated {'CUDA' if memory.cuda else 'CPU'} memory{_from_traces(memory)}"
 
 
+def memory_series(inputs: AnalysisInputs) -> list[tuple[int, RankMemory]]:
+    """Every memory series the rules read, by rank: MemorySampler's (else the traces'), then
+    the traces' of ranks that have both."""
+    return sorted(inputs.memory.items()) + sorted(inputs.trace_memory.items())
+
+
+def one_per_rank(findings: list[Finding]) -> list[Finding]:
+    """A rule's findings with one per rank: where both of a rank's series show it, the first
+    (MemorySampler's) says the traces' memory events show it too."""
+    kept: dict[int, Finding] = {}
+    for finding in findings:
+        rank = finding.ranks[0]
+        if rank not in kept:
+            kept[rank] = finding
+            continue
+        first = kept[rank]
+        also = {"also_in": {"value": "torch.profiler's memory events", "unit": ""}}
+        kept[rank] = replace(first, evidence={**first.evidence, **also})
+    return list(kept.values())
+
+
 def _from_traces(memory: RankMemory) -> str:
     """A title's note that its memory numbers come from the traces' memory events."""
     return "" if memory.source == "MemorySampler" else " (torch.profiler's memory events)"
@@ -559,7 +582,7 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     """Memory that keeps growing step after step once warm-up is over: a significant robust
     trend (Mann-Kendall, Theil-Sen with Sen's interval above 0) that is also large."""
     out = []
-    for rank, memory in sorted(inputs.memory.items()):
+    for rank, memory in memory_series(inputs):
         fit = trend(memory, t.memory_warmup_fraction, t.memory_warmup_steps, t.leak_min_points)
         if fit is None:
             continue
@@ -614,7 +637,7 @@ def memory_leak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             {"tab": "memory", "params": {"rank": rank}}, ranks=[rank],
             steps=[fit.first_step, fit.last_step], scope=f"rank{rank}",
         ))  # fmt: skip
-    return out
+    return one_per_rank(out)
 
 
 _FRAGMENTATION_FIX = (
@@ -630,7 +653,7 @@ def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]
     had to free its cache and retry cudaMalloc; from MemorySampler records, else from the
     rank's snapshot (reserved against the most bytes live at once in its trace)."""
     out = []
-    for rank, memory in sorted(inputs.memory.items()):
+    for rank, memory in memory_series(inputs):
         skip = warmup_count(len(memory.steps), t.memory_warmup_fraction, t.memory_warmup_steps)
         found = fragmentation(memory, skip)
         if found is None:
@@ -659,6 +682,7 @@ def memory_fragmentation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]
             _FRAGMENTATION_FIX,
             {"tab": "memory", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
         ))  # fmt: skip
+    out = one_per_rank(out)
     recorded = {r for r, m in inputs.memory.items() if m.cuda}
     for facts in inputs.snapshots:
         if facts.rank in recorded:
@@ -706,7 +730,7 @@ def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     MemorySampler records); or a snapshot's trace holds an out-of-memory error. The rank's
     snapshot names what held the peak, by first user frame."""
     out = []
-    for rank, memory in sorted(inputs.memory.items()):
+    for rank, memory in memory_series(inputs):
         found = peak(memory)
         if found is None:
             continue
@@ -738,6 +762,7 @@ def memory_peak(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             _PEAK_FIX, {"tab": "memory", "params": {"rank": rank}}, ranks=[rank],
             steps=[found.step], scope=f"rank{rank}",
         ))  # fmt: skip
+    out = one_per_rank(out)
     reported = {r for f in out for r in f.ranks}
     for facts in inputs.snapshots:
         if facts.rank in reported:

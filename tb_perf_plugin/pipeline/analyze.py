@@ -107,6 +107,8 @@ class RunAnalysis:
     findings: list[Finding]
     memory: dict[int, RankMemory] = field(default_factory=dict)  # per rank (memory_by_rank)
     snapshot_warnings: list[str] = field(default_factory=list)  # snapshots the findings skip
+    # the traces' memory of ranks that have MemorySampler records too (memory_by_rank)
+    trace_memory: dict[int, RankMemory] = field(default_factory=dict)
 
 
 def analyze_run(
@@ -119,7 +121,7 @@ def analyze_run(
     docs/FINDINGS.md) from a run's record files and traces, and the facts of its newest
     memory snapshot per rank (loaded by the caller, which keeps them cached)."""
     breakdowns = step_breakdowns(tables)
-    memory = memory_by_rank(tables)
+    memory, trace_memory = memory_by_rank(tables)
     step_times, data_spans, operators, profiling = {}, {}, {}, {}
     operator_parts, kernel_parts, devices = [], [], []
     for rank in tables.ranks:
@@ -166,6 +168,7 @@ def analyze_run(
         profiler_steps=profiling,
         loader_settings={r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader},
         memory=memory,
+        trace_memory=trace_memory,
         snapshots=snapshots or [],
         python_profiles=tables.python_profiles if len(tables.python_profiles) else None,
         compile_records=tables.compile if len(tables.compile) else None,
@@ -175,15 +178,17 @@ def analyze_run(
         collective_waits=collective_waits_by_rank(tables.spans),
     ))  # fmt: skip
     return RunAnalysis(
-        breakdowns, operator_all, kernel_all, devices, findings, memory, snapshot_warnings or []
-    )
+        breakdowns, operator_all, kernel_all, devices, findings, memory,
+        snapshot_warnings or [], trace_memory,
+    )  # fmt: skip
 
 
-def memory_by_rank(tables: RunTables) -> dict[int, RankMemory]:
+def memory_by_rank(tables: RunTables) -> tuple[dict[int, RankMemory], dict[int, RankMemory]]:
     """Each rank's MemorySampler records with its device's capacity (from GpuTracker) and the
-    sampler's settings (from the metadata); a rank without them, its traces' memory events
-    (recorded with `profile_memory=True`) over its steps."""
-    out = {}
+    sampler's settings (from the metadata), and its traces' memory events (recorded with
+    `profile_memory=True`) over its steps: the first where it has records, else the traces';
+    the second, the traces' memory of the ranks that have both."""
+    sampled = {}
     for rank in sorted(tables.memory["rank"].unique().tolist()):
         meta = tables.rank_meta.get(rank)
         settings = meta.memory if meta is not None else None
@@ -192,16 +197,18 @@ def memory_by_rank(tables: RunTables) -> dict[int, RankMemory]:
         total = device_total(str(rows["device"].iloc[-1]), tables.gpus, rank, listed)
         found = rank_memory(tables.memory, rank, total, bool(settings and settings.reset_peak))
         if found is not None:
-            out[rank] = found
+            sampled[rank] = found
+    traced = {}
     for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
-        if rank in out or not any(len(t.tables.memory["ts"]) for t in traces):
+        if not any(len(t.tables.memory["ts"]) for t in traces):
             continue
         steps = rank_steps(tables, rank, traces)
-        traced = trace_rank_memory(rank, [t.tables for t in traces], steps)
-        if traced is not None:
-            out[rank] = traced
-    return out
+        found = trace_rank_memory(rank, [t.tables for t in traces], steps)
+        if found is not None:
+            traced[rank] = found
+    primary = {**traced, **sampled}
+    return dict(sorted(primary.items())), {r: m for r, m in traced.items() if r in sampled}
 
 
 def module_data(tables: RunTables) -> ModuleData:

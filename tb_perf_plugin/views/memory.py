@@ -50,26 +50,41 @@ def memory(
     analysis = store.analysis(run, wait_s)
     tables = store.tables(run, None)
     selected = store.selected_rank(run, tables, rank)
-    memories = [m for r, m in sorted(analysis.memory.items()) if selected in (None, r)]
-    shifted = {m.rank: clock_to_rank0(tables, m.rank)(m.t) for m in memories}
-    origin = min((int(t[0]) for t in shifted.values() if len(t)), default=0)
+    both = sorted(analysis.memory.items()) + sorted(analysis.trace_memory.items())
+    memories = [m for r, m in both if selected in (None, r)]
+    shifted = [clock_to_rank0(tables, m.rank)(m.t) for m in memories]
+    origin = min((int(t[0]) for t in shifted if len(t)), default=0)
     findings = [
         f.to_json()
         for f in analysis.findings
         if f.kind in MEMORY_KINDS and (selected is None or selected in f.ranks)
     ]
-    leaking = {r for f in analysis.findings if f.kind == "memory_leak" for r in f.ranks}
+    leaking = {  # (rank, source) of each leaking series: a finding's, and the one it folded
+        (r, source)
+        for f in analysis.findings
+        if f.kind == "memory_leak"
+        for r in f.ranks
+        for source in (f.evidence.get("source", {}).get("value"), *_folded(f.evidence))
+    }
     traced = sum(len(t.tables.memory["ts"]) for t in selected_traces(tables, selected))
     return {
         "run": run.name,
         "rank": selected,
         "origin_ns": str(origin),
-        "ranks": [memory_json(m, shifted[m.rank] - origin, m.rank in leaking) for m in memories],
+        "ranks": [
+            memory_json(m, t - origin, (m.rank, m.source) in leaking)
+            for m, t in zip(memories, shifted, strict=True)
+        ],
         "findings": findings,
         "snapshots": _snapshots_json(run, selected),
         "warnings": tables.memory_warnings + analysis.snapshot_warnings,
         "empty_reason": None if memories else empty_reason(traced, selected),
     }
+
+
+def _folded(evidence: dict[str, Any]) -> tuple[str, ...]:
+    """The source of the series a memory finding folded in (findings.one_per_rank), if any."""
+    return ("trace",) if "also_in" in evidence else ()
 
 
 def memory_json(memory: RankMemory, t: np.ndarray, leak: bool) -> dict[str, Any]:

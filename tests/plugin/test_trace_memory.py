@@ -2,7 +2,8 @@
 `[memory]` events, the memory rules on it, checked against the raw JSON read here.
 
 `leak` and `no_leak` are plain torch.profiler runs recorded once (tests/fixtures/trace_memory,
-generate.py beside them): a CPU loop keeping LEAK_BYTES a step, and the same loop without."""
+generate.py beside them): a CPU loop keeping LEAK_BYTES a step, and the same loop without;
+`both` is the leaking loop under MyTimer and MemorySampler too."""
 
 from __future__ import annotations
 
@@ -74,6 +75,19 @@ def test_its_clean_twin_gets_no_memory_finding():
     (rank,) = memory["ranks"]
     assert rank["source"] == "trace" and rank["trend"]["leak"] is False
     assert abs(rank["trend"]["slope"]) < 1024
+
+
+def test_both_sources_of_a_rank_are_shown_and_their_leak_is_one_finding():
+    memory, findings = _answers(RECORDED / "both")
+    sampled, traced = memory["ranks"]
+    assert (sampled["rank"], sampled["source"]) == (0, "MemorySampler")
+    assert (traced["rank"], traced["source"]) == (0, "trace")
+    assert len(traced["steps"]) == ACTIVE_STEPS and len(sampled["steps"]) > ACTIVE_STEPS
+    assert traced["trend"]["slope"] == pytest.approx(LEAK_BYTES, rel=0.2)
+    assert sampled["trend"]["leak"] and traced["trend"]["leak"]
+    (leak,) = [f for f in findings if f["kind"] == "memory_leak"]
+    assert leak["evidence"]["source"]["value"] == "MemorySampler"
+    assert leak["evidence"]["also_in"]["value"] == "torch.profiler's memory events"
 
 
 def test_per_step_memory_is_what_the_raw_events_say():

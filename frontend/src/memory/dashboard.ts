@@ -64,24 +64,31 @@ function points(
   return out;
 }
 
+/** A series' name prefix: its rank among several, and "trace" where a rank has both sources. */
+function seriesPrefix(rank: RankMemory, ranks: readonly RankMemory[]): string {
+  const twice = ranks.filter((r) => r.rank === rank.rank).length > 1;
+  const who = ranks.length > 1 && new Set(ranks.map((r) => r.rank)).size > 1 ? `rank ${rank.rank} ` : "";
+  return `${who}${twice && rank.source === "trace" ? "trace " : ""}`;
+}
+
 function memorySeries(ranks: readonly RankMemory[], by: "steps" | "t_ns"): LineSeries[] {
-  const many = ranks.length > 1;
   const out: LineSeries[] = [];
   let color = 0;
   for (const rank of ranks) {
+    const prefix = seriesPrefix(rank, ranks);
     for (const name of SERIES) {
       const values = rank[name];
       if (!values) continue;
       const { x, y } = points(rank[by], values);
       if (x.length === 0) continue;
-      const label = `${many ? `rank ${rank.rank} ` : ""}${SERIES_LABELS[name]}`;
+      const label = `${prefix}${SERIES_LABELS[name]}`;
       out.push({ label, color: seriesColor(color), x, y });
       color += 1;
     }
     const trend = rank.trend;
     if (by === "steps" && trend?.leak) {
       out.push({
-        label: `${many ? `rank ${rank.rank} ` : ""}leak trend (${formatMemory(trend.slope)}/step)`,
+        label: `${prefix}leak trend (${formatMemory(trend.slope)}/step)`,
         color: LEAK_COLOR,
         x: [trend.first_step, trend.last_step],
         y: [trend.start_level, trend.end_level],
@@ -115,14 +122,22 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
     bucket > 1
       ? h("p", { class: "muted" }, `Each point is the mean of ${bucket} consecutive steps (peak: their maximum).`)
       : null;
+  const sampled = new Set(ranks.filter((r) => r.source !== "trace").map((r) => r.rank));
   const traced = ranks.filter((r) => r.source === "trace").map((r) => r.rank);
+  const onlyTraced = traced.filter((r) => !sampled.has(r));
+  const bothTraced = traced.filter((r) => sampled.has(r));
   const source =
     traced.length > 0
       ? h(
           "p",
           { class: "muted", "data-testid": "memory-from-traces" },
-          `From torch.profiler's memory events (profile_memory=True), not MemorySampler: rank(s) ${traced.join(", ")}. ` +
-            "Allocated and reserved as they stood at each step's end; peak: the most allocated within the step.",
+          (onlyTraced.length > 0
+            ? `From torch.profiler's memory events (profile_memory=True), not MemorySampler: rank(s) ${onlyTraced.join(", ")}. `
+            : "") +
+            (bothTraced.length > 0
+              ? `Rank(s) ${bothTraced.join(", ")} have both: MemorySampler's series and, marked “trace”, torch.profiler's memory events over the traced steps. `
+              : "") +
+            "From traces: allocated and reserved as they stood at each step's end; peak: the most allocated within the step.",
         )
       : null;
   const bySteps = lineChart({
