@@ -246,10 +246,22 @@ class _Gate:
     real_root: str
     follow_links: bool
     refused: dict[str, str] = field(default_factory=dict)  # absolute path -> reason
+    _inside: dict[str, bool] = field(default_factory=dict)  # folder -> its real path is ours
 
     def admits(self, path: str, *, regular: bool = True) -> bool:
         """Whether `path` is the logdir's (or a link the owner allowed) and, with `regular`,
         a regular file: FIFOs, devices and sockets would block a reader or never end."""
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISLNK(mode) and self._folder_inside(path):
+            # Not a link, in a folder whose real path is the logdir's: so is the file's (what
+            # refusal's realpath would find, without resolving every folder of the path again)
+            if regular and not stat.S_ISREG(mode):
+                self.refused[path] = f"{file_kind(mode)}, not a regular file"
+                return False
+            return True
         reason = refusal(path, self.real_root, self.follow_links)
         if reason is None and regular:
             try:
@@ -262,6 +274,24 @@ class _Gate:
         if reason is not None:
             self.refused[path] = reason
         return reason is None
+
+    def walked(self, folder: str, real: str) -> None:
+        """The walk met `folder`, whose real path is `real`: `_folder_inside` need not
+        resolve it again."""
+        self._inside[folder] = os.path.commonpath([real, self.real_root]) == self.real_root
+
+    def _folder_inside(self, path: str) -> bool:
+        """Whether the real path of the folder holding `path` is one the gate admits (any
+        folder when links are followed), resolved once per folder."""
+        if self.follow_links:
+            return True
+        folder = os.path.dirname(path)
+        inside = self._inside.get(folder)
+        if inside is None:
+            real = os.path.realpath(folder)
+            inside = os.path.commonpath([real, self.real_root]) == self.real_root
+            self._inside[folder] = inside
+        return inside
 
     def enters(self, link: str) -> bool:
         """Whether the walk may enter the folder behind the link `link` (ingest/files.py's
@@ -429,6 +459,7 @@ def _walk(root: str, gate: _Gate) -> Iterator[tuple[str, list[str], list[str]]]:
                 dirnames[:] = []
                 continue
             walked.add(real)
+            gate.walked(dirpath, real)
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             filenames.sort()
             yield dirpath, dirnames, filenames

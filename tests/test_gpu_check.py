@@ -2,12 +2,13 @@
 exists here, and the helpers its GPU verdicts rest on give the right answers on the CPU."""
 
 import ast
-import importlib.util
+import importlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -15,16 +16,21 @@ REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "benchmarks" / "gpu_check.py"
 
 
+SOURCES = [SCRIPT, *sorted((SCRIPT.parent / "gpu_checks").glob("*.py"))]  # its checks too
+
+
 @pytest.fixture(scope="module")
-def gpu_check():
-    spec = importlib.util.spec_from_file_location("gpu_check", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gpu_check"] = module  # its dataclasses look their module up there
+def gpu_checks():
+    """The script's package of checks, imported from where the script finds it."""
+    sys.path.insert(0, str(SCRIPT.parent))
     try:
-        spec.loader.exec_module(module)
-        yield module
+        yield SimpleNamespace(
+            common=importlib.import_module("gpu_checks.common"),
+            timers=importlib.import_module("gpu_checks.timers"),
+            flops=importlib.import_module("gpu_checks.flops"),
+        )
     finally:
-        del sys.modules["gpu_check"]
+        sys.path.remove(str(SCRIPT.parent))
 
 
 def test_without_a_gpu_it_checks_nothing_and_exits_0(tmp_path):
@@ -42,7 +48,8 @@ def test_without_a_gpu_it_checks_nothing_and_exits_0(tmp_path):
 
 
 def _imports(tree: ast.AST) -> list[tuple[str, list[str]]]:
-    """(module, names imported from it) of every import in the script, inside functions too."""
+    """(module, names imported from it) of every absolute import in a file, inside functions
+    too (the checks' relative imports of each other are exercised by importing them)."""
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -52,20 +59,34 @@ def _imports(tree: ast.AST) -> list[tuple[str, list[str]]]:
     return found
 
 
+def _has(module: ModuleType, name: str) -> bool:
+    """What `from module import name` finds: an attribute, or a submodule not imported yet
+    (`from tb_perf_plugin import views` must not depend on what imported views before)."""
+    if hasattr(module, name):
+        return True
+    try:
+        importlib.import_module(f"{module.__name__}.{name}")
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
 def test_everything_it_imports_exists_here():
     """Also the imports of the GPU checks, which the no-GPU run never reaches: a renamed
     collector or plugin function must fail here, not on the GPU machine."""
-    sys.path.insert(0, str(REPO))
+    sys.path[:0] = [str(REPO), str(SCRIPT.parent)]
     try:
-        for module, names in _imports(ast.parse(SCRIPT.read_text())):
-            loaded = importlib.import_module(module)
-            missing = [n for n in names if not hasattr(loaded, n)]
-            assert not missing, f"{module} has no {missing}"
+        for source in SOURCES:
+            for module, names in _imports(ast.parse(source.read_text())):
+                loaded = importlib.import_module(module)
+                missing = [n for n in names if not _has(loaded, n)]
+                assert not missing, f"{source.name}: {module} has no {missing}"
     finally:
         sys.path.remove(str(REPO))
+        sys.path.remove(str(SCRIPT.parent))
 
 
-def test_sync_calls_are_counted_per_step_range(gpu_check):
+def test_sync_calls_are_counted_per_step_range(gpu_checks):
     def event(name, cat, ts, dur=1.0):
         return {"ph": "X", "cat": cat, "name": name, "ts": ts, "dur": dur}
 
@@ -77,19 +98,21 @@ def test_sync_calls_are_counted_per_step_range(gpu_check):
         event("cudaEventSynchronize", "cuda_runtime", 25),
         event("cudaDeviceSynchronize", "cuda_runtime", 15),  # between steps: not counted
     ]
-    steps = gpu_check.runtime_calls_per_step(events, gpu_check.STEP_RANGE)
-    assert [gpu_check.sync_calls(c) for c in steps] == [1, 1]
+    timers = gpu_checks.timers
+    steps = timers.runtime_calls_per_step(events, timers.STEP_RANGE)
+    assert [timers.sync_calls(c) for c in steps] == [1, 1]
     assert steps[0]["cudaLaunchKernel"] == 1
 
 
-def test_the_expected_flops_are_what_flops_counter_counts(gpu_check, tmp_path, monkeypatch):
+def test_the_expected_flops_are_what_flops_counter_counts(gpu_checks, tmp_path, monkeypatch):
     """The flops check fails on a GPU when these differ: they must agree where it is run
     (smaller layers here: the formula does not depend on the sizes)."""
     import torch
 
-    monkeypatch.setattr(gpu_check, "FLOPS_WIDTH", 128)
-    monkeypatch.setattr(gpu_check, "FLOPS_BATCH", 32)
-    gpu_check.count_flops(tmp_path / "run", torch.device("cpu"))
-    flops = gpu_check.read_metadata(tmp_path / "run")["flops"]
-    width, depth, batch = gpu_check.FLOPS_WIDTH, gpu_check.FLOPS_DEPTH, gpu_check.FLOPS_BATCH
-    assert flops["per_step"] == gpu_check.expected_mlp_flops(width, depth, batch)
+    check = gpu_checks.flops
+    monkeypatch.setattr(check, "FLOPS_WIDTH", 128)
+    monkeypatch.setattr(check, "FLOPS_BATCH", 32)
+    check.count_flops(tmp_path / "run", torch.device("cpu"))
+    flops = gpu_checks.common.read_metadata(tmp_path / "run")["flops"]
+    width, depth, batch = check.FLOPS_WIDTH, check.FLOPS_DEPTH, check.FLOPS_BATCH
+    assert flops["per_step"] == check.expected_mlp_flops(width, depth, batch)

@@ -198,7 +198,7 @@ def _sniff_head(head: Head, inflated: bool) -> Sniffed:
                 return _sniffed(reader, verdict)
     if b"\x00" in head.data:
         return Sniffed(None, "binary data of no known kind")
-    if not head.lines:
+    if not head.text.strip():  # no non-blank line; `lines` is left to the sniffers that use it
         return Sniffed(None, "no content")
     for reader in readers:
         if not reader.binary and (verdict := reader.sniff(head)) is not None:

@@ -5,13 +5,21 @@ import logging
 import os
 import pickle
 import shutil
+import stat
 from collections import OrderedDict
 
 from tensorboard.backend import application
 from tensorboard.plugins import base_plugin
 from werkzeug import test, wrappers
 
-from tb_perf_plugin.discovery import LIVE_WINDOW_NS, discover_runs, now_ns, single_file_refusal
+from tb_perf_plugin.discovery import (
+    LIVE_WINDOW_NS,
+    _Gate,
+    discover_runs,
+    now_ns,
+    single_file_refusal,
+)
+from tb_perf_plugin.ingest.files import file_kind, refusal
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.readers import snapshot_head
 from tb_perf_plugin.plugin import TbPerfPlugin
@@ -193,6 +201,54 @@ def test_a_link_out_of_a_run_is_named_in_the_runs_warnings(tmp_path):
     assert len(run.traces) == 1
     (warning,) = run.discovery_warnings()
     assert warning.startswith("not read: profiler: a link to a folder outside the logdir")
+
+
+def _full_rule(path: str, real_root: str, follow: bool, regular: bool) -> str | None:
+    """The gate's rule spelled out: ingest/files.py's refusal (every link resolved), then, for
+    a file to read, a regular file."""
+    reason = refusal(path, real_root, follow)
+    if reason is None and regular:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError as exc:
+            return f"cannot be read ({exc.strerror or exc})"
+        if not stat.S_ISREG(mode):
+            return f"{file_kind(mode)}, not a regular file"
+    return reason
+
+
+def test_the_gates_shortcut_for_plain_files_answers_as_the_full_rule(tmp_path):
+    """The gate resolves each folder once and takes a file that is no link at its folder's
+    word: for every kind of entry, linked folders in and out included, it says what the full
+    rule says."""
+    logdir, outside = tmp_path / "logdir", tmp_path / "outside"
+    (logdir / "run" / "sub").mkdir(parents=True)
+    outside.mkdir()
+    (logdir / "run" / "a.json").write_text("{}")
+    (outside / "o.json").write_text("{}")
+    os.mkfifo(logdir / "run" / "fifo.json")
+    os.symlink(logdir / "run", logdir / "alias")  # a folder link inside
+    os.symlink(outside, logdir / "out")  # ... and out
+    os.symlink(logdir / "run" / "a.json", logdir / "run" / "link_in.json")
+    os.symlink(outside / "o.json", logdir / "run" / "link_out.json")
+    os.symlink(tmp_path / "nowhere", logdir / "run" / "dangling.json")
+    os.symlink("loop.json", logdir / "run" / "loop.json")
+    os.symlink("/dev/null", logdir / "run" / "device.json")
+    names = [
+        "run/a.json", "run/fifo.json", "run/sub", "run/link_in.json", "run/link_out.json",
+        "run/dangling.json", "run/loop.json", "run/device.json", "run/missing.json",
+        "alias/a.json", "alias/fifo.json", "alias", "out", "out/o.json",
+    ]  # fmt: skip
+    real_root = os.path.realpath(logdir)
+    for follow in (False, True):
+        for regular in (True, False):
+            gate = _Gate(real_root, follow)
+            for name in names:
+                path = str(logdir / name)
+                want = _full_rule(path, real_root, follow, regular)
+                assert gate.admits(path, regular=regular) is (want is None), (name, follow)
+                assert gate.refused.get(path) == want, (name, follow, regular)
+    assert _full_rule(str(logdir / "out/o.json"), real_root, False, True) is not None
 
 
 def test_a_single_trace_or_snapshot_file_is_a_run(shared_data, tmp_path):

@@ -27,6 +27,10 @@ from tb_perf_plugin.pipeline.read import read_run
 from tests.conftest import write_training_run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SAMPLE_TRACE = (
+    Path(__file__).resolve().parents[2]
+    / "sample_runs/ddp_traced/plugins/tb_perf/rank0.vm.31213.steps7-11.pt.trace.json.gz"
+)
 NSYS = "nsys_sqlite/hpcgroup__pipit/pipit/tests/data/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"
 PROF = "cprofile/AugustEhl__MLOps_Amazon_review_project/train.prof"
 KINETO = "traces/facebookresearch__HolisticTraceAnalysis/tests/data/critical_path/simple_add"
@@ -101,11 +105,31 @@ def test_content_decides_not_the_suffix(tmp_path):
         (b"kernel,grid\nk,1\n", "no `name` column"),
         (b"name,start_us\nk,1\n", "exactly one of `dur_<unit>` and `end_<unit>`"),
         (b"name,start_fortnights,dur_us\n", "no start column"),
+        (b"\xef\xbb\xbf \r\n\t\x0b\x0c\r\n  ", "no content"),  # a BOM, blank lines only
+        (gzip.compress(b"\n\n   \n"), "no content"),
     ],
 )
 def test_unknown_content_has_a_reason(head, reason):
     found = sniff_bytes(head, "file.bin")
     assert found.kind is None and reason in found.reason
+
+
+def test_a_trace_is_told_without_splitting_its_head_into_lines(monkeypatch):
+    """Discovery sniffs every unnamed JSON file's 64 KiB head: a trace is claimed from the
+    head's text, and the line split only the CSV sniffers need is never made (it cost ~0.7 ms
+    per trace, most of a cold discovery of 2,000 such files: benchmarks/discovery.py)."""
+    from tb_perf_plugin.ingest import files
+
+    split_lines = files.Head.__dict__["lines"].func
+    splits = []
+    monkeypatch.setattr(
+        files.Head, "lines", property(lambda head: splits.append(1) or split_lines(head))
+    )
+    trace = SAMPLE_TRACE.read_bytes()
+    assert sniff_bytes(trace[: files.HEAD_BYTES], SAMPLE_TRACE.name).kind is FileKind.KINETO
+    assert splits == []
+    assert sniff_bytes(b"name,start_us,dur_us\nk,1,2\n", "e.csv").kind is FileKind.EVENTS
+    assert splits  # ... the CSV sniffers still see the lines
 
 
 # --- the event CSV ---------------------------------------------------------------------------
