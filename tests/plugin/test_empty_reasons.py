@@ -165,3 +165,13 @@ def test_a_run_with_a_trace_has_no_empty_reason(tmp_path):
     (tmp_path / "pair" / "worker0.1.pt.trace.json").write_text(json.dumps(_trace(0, True)))
     summary = PluginClient(tmp_path).json("summary", run="pair")
     assert (summary["empty_reason"], summary["empty_view"]) == (None, None)
+
+
+def test_a_run_whose_collectors_wrote_nothing_yet_says_so(tmp_path):
+    (tmp_path / "starting" / "plugins" / "tb_perf").mkdir(parents=True)
+    summary = PluginClient(tmp_path).json("summary", run="starting")
+    assert summary["empty_view"] is None
+    assert summary["empty_reason"] == (
+        "This run holds no traces, collector steps or other records yet: its collectors have "
+        "written no step so far."
+    )
