@@ -37,6 +37,11 @@ FOLLOW_LINKS_HINT = (
 )
 _WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
 _LOGGED_ORPHANS: set[tuple[str, str]] = set()  # (path, reason) of no run, logged once
+# what a path left out of the logdir (and of every run) is: LeftOut.kind
+OUTSIDE_LINK = "outside_link"  # a link out of the logdir, not followed without the opt-in
+BROKEN_LINK = "broken_link"  # a link that leads nowhere (or loops)
+UNLISTABLE = "unlistable"  # a folder that cannot be listed
+NOT_READ = "not_read"  # a file that is not a regular file, or cannot be read
 JOB_SEPARATOR = "@"  # `<run>@<job id>`: an older job of a run directory that holds several
 
 
@@ -93,6 +98,16 @@ class ImportedFile:
     path: str
     kind: FileKind | None
     reason: str
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A path of the logdir that discovery left out and that belongs to no run: shown by the
+    `notices` route, so that a logdir without runs says why rather than looking empty."""
+
+    path: str  # relative to the logdir, "/"-separated ("." is the logdir itself)
+    kind: str  # OUTSIDE_LINK, BROKEN_LINK, UNLISTABLE or NOT_READ
+    reason: str  # in words, with what to do about it where something can be done
 
 
 @dataclass
@@ -245,7 +260,7 @@ class _Gate:
 
     real_root: str
     follow_links: bool
-    refused: dict[str, str] = field(default_factory=dict)  # absolute path -> reason
+    refused: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (kind, reason)
     _inside: dict[str, bool] = field(default_factory=dict)  # folder -> its real path is ours
 
     def admits(self, path: str, *, regular: bool = True) -> bool:
@@ -259,11 +274,14 @@ class _Gate:
             # Not a link, in a folder whose real path is the logdir's: so is the file's (what
             # refusal's realpath would find, without resolving every folder of the path again)
             if regular and not stat.S_ISREG(mode):
-                self.refused[path] = f"{file_kind(mode)}, not a regular file"
+                self.refused[path] = (NOT_READ, f"{file_kind(mode)}, not a regular file")
                 return False
             return True
         reason = refusal(path, self.real_root, self.follow_links)
-        if reason is None and regular:
+        kind = NOT_READ
+        if reason is not None:
+            kind = OUTSIDE_LINK if os.path.exists(path) else BROKEN_LINK
+        elif regular:
             try:
                 mode = os.stat(path).st_mode
             except OSError as exc:
@@ -272,7 +290,7 @@ class _Gate:
                 if not stat.S_ISREG(mode):
                     reason = f"{file_kind(mode)}, not a regular file"
         if reason is not None:
-            self.refused[path] = reason
+            self.refused[path] = (kind, reason)
         return reason is None
 
     def walked(self, folder: str, real: str) -> None:
@@ -298,42 +316,56 @@ class _Gate:
         rule for files, for folders)."""
         real = os.path.realpath(link)
         if not os.path.isdir(real):
-            reason = "a link that leads nowhere"
+            self.refused[link] = (BROKEN_LINK, "a link that leads nowhere")
         elif self.follow_links or os.path.commonpath([real, self.real_root]) == self.real_root:
             return True
         else:
             reason = f"a link to a folder outside the logdir ({FOLLOW_LINKS_HINT})"
-        self.refused[link] = reason
+            self.refused[link] = (OUTSIDE_LINK, reason)
         return False
 
     def not_listed(self, error: OSError) -> None:
         """os.walk's onerror: a folder that cannot be listed is refused, not an error."""
         if error.filename is not None:
             path = os.fspath(error.filename)
-            self.refused[path] = f"cannot be listed ({error.strerror or error})"
+            self.refused[path] = (UNLISTABLE, f"cannot be listed ({error.strerror or error})")
 
     def listing(self, dirpath: str) -> list[str]:
         """The names in a directory; an unreadable one is refused, not an error."""
         try:
             return sorted(os.listdir(dirpath))
         except OSError as exc:
-            self.refused[dirpath] = f"cannot be listed ({exc.strerror or exc})"
+            self.refused[dirpath] = (UNLISTABLE, f"cannot be listed ({exc.strerror or exc})")
             return []
 
 
+@dataclass
+class Discovery:
+    """What one discovery found: the runs by name, and what it left out of no run."""
+
+    runs: dict[str, Run] = field(default_factory=dict)
+    left_out: list[LeftOut] = field(default_factory=list)  # by path
+
+
 def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Run]:
+    """The runs of `discover` alone, for callers that do not show what was left out."""
+    return discover(logdir, follow_links).runs
+
+
+def discover(logdir: str, follow_links: bool | None = None) -> Discovery:
     """Every run under `logdir` by name (the run contract in docs/FORMAT.md). Links to folders
     are entered where their real folder is not walked anyway (each real folder once, so link
     cycles end); links out of the logdir (folders or files) only with `follow_links` (default
     TB_PERF_FOLLOW_LINKS). What is left out (such links, FIFOs, devices, unreadable folders)
-    is listed in its run's `refused`, or logged once when it belongs to no run. `logdir` may
-    also be one trace or snapshot file: then it is run "." of that file alone."""
+    is listed in its run's `refused`, or, when it belongs to no run, in `left_out` (and logged
+    once). `logdir` may also be one trace or snapshot file: then it is run "." of that file
+    alone."""
     root = os.path.abspath(logdir)
     if os.path.isfile(root):
-        return _single_file_run(root)
+        return Discovery(_single_file_run(root))
     runs: dict[str, Run] = {}
     if not os.path.isdir(root):
-        return runs
+        return Discovery(runs)
     follow = follow_links_from_env() if follow_links is None else follow_links
     gate = _Gate(os.path.realpath(root), follow)
     for dirpath, dirnames, filenames in _walk(root, gate):
@@ -367,12 +399,12 @@ def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Ru
             runs[name].imported += _imported_files(
                 dirpath, filenames, gate, lambda f: f.lower().endswith(DROPPED_SUFFIXES)
             )
-    _hand_out_refusals(runs, root, gate.refused)
+    left_out = _hand_out_refusals(runs, root, gate.refused)
     for run in runs.values():
         _settle(run)
     for run in list(runs.values()):
         runs.update(_split_jobs(run))
-    return runs
+    return Discovery(runs, left_out)
 
 
 def is_tfevents_name(name: str) -> bool:
@@ -569,21 +601,28 @@ def _split_jobs(run: Run) -> dict[str, Run]:
     return split
 
 
-def _hand_out_refusals(runs: dict[str, Run], root: str, refused: dict[str, str]) -> None:
+def _hand_out_refusals(
+    runs: dict[str, Run], root: str, refused: dict[str, tuple[str, str]]
+) -> list[LeftOut]:
     """Each refused path goes to the run that holds it; the rest (a folder that holds no run
-    yet, perhaps because it could not be listed or is a link out of the logdir) is logged, each
-    the first time a discovery meets it (discovery runs every few seconds)."""
+    yet, perhaps because it could not be listed or is a link out of the logdir) is returned,
+    by its path relative to the logdir, and logged the first time a discovery meets it
+    (discovery runs every few seconds)."""
+    left_out = []
     orphans = []
-    for path, reason in sorted(refused.items()):
+    for path, (kind, reason) in sorted(refused.items()):
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         owner = _enclosing_run(runs, "." if rel == "." else rel)
         if owner is not None:
             owner.refused.append((os.path.relpath(path, owner.path), reason))
-        elif (path, reason) not in _LOGGED_ORPHANS:
+            continue
+        left_out.append(LeftOut(rel, kind, reason))
+        if (path, reason) not in _LOGGED_ORPHANS:
             _LOGGED_ORPHANS.add((path, reason))
             orphans.append(f"{rel}: {reason}")
     if orphans:
         logger.warning("tb_perf: left out of the logdir %s: %s", root, "; ".join(orphans[:20]))
+    return left_out
 
 
 def _importing_run(runs: dict[str, Run], name: str) -> Run | None:

@@ -34,6 +34,7 @@ LOGDIR_SPEC_UNSUPPORTED = (
 # route -> (view, the query parameters passed to it, in order)
 ROUTES: dict[str, tuple[View, tuple[str, ...]]] = {
     "/runs": (views.runs.runs, ()),
+    "/notices": (views.notices.notices, ()),
     "/summary": (views.overview.summary, ("run", "rank")),
     "/findings": (views.findings.findings, ("run",)),
     "/breakdown": (views.breakdown.breakdown, ("run", "rank")),
@@ -100,8 +101,11 @@ class TbPerfPlugin(base_plugin.TBPlugin):
         return apps
 
     def is_active(self) -> bool:
-        """With --logdir_spec the tab shows, to say why it has no runs."""
-        return self._logdir_spec if self._store is None else self._store.has_runs()
+        """With --logdir_spec, or a logdir that holds only what was left out (links out of it,
+        say), the tab shows, to say why it has no runs."""
+        if self._store is None:
+            return self._logdir_spec
+        return self._store.has_runs() or self._store.has_notices()
 
     def _no_logdir(self) -> NotFound:
         if self._logdir_spec:

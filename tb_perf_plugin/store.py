@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from .analysis import memory_snapshot
 from .analysis.memory import SnapshotFacts, snapshot_facts
 from .analysis.modules import ModuleData
-from .discovery import Run, discover_runs, file_version
+from .discovery import LeftOut, Run, discover, file_version
 from .errors import NotFound, TbPerfError, Unreadable
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
@@ -101,6 +101,7 @@ class RunStore:
         self._executor = LazyExecutor(executor)
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
+        self._left_out: list[LeftOut] = []
         self._discovered_at = float("-inf")
         self._jobs = JobPool(on_executor_lost=self._executor.shutdown)
         self._file_reads: dict[str, Any] = {}  # last read of each record file
@@ -121,13 +122,24 @@ class RunStore:
                 if self.mirror is not None:
                     self._mirror_generation = self.mirror.generation
                 local = self.mirror.local_root if self.mirror else local_path(self.logdir)
-                self._runs = discover_runs(local, self.follow_links)
+                found = discover(local, self.follow_links)
+                self._runs, self._left_out = found.runs, found.left_out
                 self._discovered_at = time.monotonic()
                 self._jobs.forget_runs_except(self._runs)
             return self._runs
 
+    def left_out(self, *, wait_s: float | None = INLINE_WAIT) -> list[LeftOut]:
+        """What the last discovery left out of the logdir and of every run (by path)."""
+        self.discover(wait_s=wait_s)
+        with self._lock:
+            return self._left_out
+
     def has_runs(self) -> bool:
         return bool(self.discover(wait_s=0))  # asked on every plugin listing: never waits
+
+    def has_notices(self) -> bool:
+        """Whether something was left out of the logdir (never waits, as `has_runs`)."""
+        return bool(self.left_out(wait_s=0))
 
     def find_run(self, name: str | None) -> Run:
         """The run named `name`: `InvalidArgument` without one, `NotFound` if there is none."""

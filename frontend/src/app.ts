@@ -1,15 +1,16 @@
 // The plugin shell: dashboard tabs, run and rank selectors, view state in the hash,
-// loading/progress/error states, and the current dashboard.
+// loading/progress/error states, what was left out of the logdir, and the current dashboard.
 
-import { ApiError, fetchRuns } from "./base/api";
+import { ApiError, fetchNotices, fetchRuns } from "./base/api";
 import type { Dashboard, NavigationParams, RankOption } from "./base/dashboard";
 import { DASHBOARDS } from "./dashboards";
 import { h } from "./base/dom";
 import { formatBytes } from "./base/format";
 import { readHash, updateHash } from "./base/hashState";
-import type { Progress, RunInfo } from "./base/types";
+import type { NoticesAnswer, Progress, RunInfo } from "./base/types";
 
 const ALL_RANKS = "";
+const NO_NOTICES: NoticesAnswer = { notices: [], total: 0 };
 
 function dashboardById(id: string | null): Dashboard {
   const fallback = DASHBOARDS[0];
@@ -53,7 +54,47 @@ function errorView(what: string, error: unknown): HTMLElement {
   );
 }
 
-function emptyView(): HTMLElement {
+/** What was left out of the logdir and why, one line a path. */
+function noticeList(answer: NoticesAnswer): HTMLElement {
+  const more = answer.total - answer.notices.length;
+  return h(
+    "ul",
+    { class: "logdir-notices", "data-testid": "logdir-notices" },
+    ...answer.notices.map((notice) =>
+      h("li", { "data-testid": "logdir-notice" }, `${notice.path}: ${notice.message}`),
+    ),
+    more > 0 ? h("li", { class: "muted" }, `and ${more} more`) : null,
+  );
+}
+
+function leftOutCount(total: number): string {
+  return `${total} ${total === 1 ? "path" : "paths"} left out of the logdir`;
+}
+
+/** With runs: one folded line, so what is missing can be explained without taking room. */
+function foldedNotices(answer: NoticesAnswer): HTMLElement | null {
+  if (answer.total === 0) return null;
+  const toggle = h("span", { class: "link-button" }, "show");
+  const folded = h(
+    "details",
+    { class: "logdir-notices-fold", "data-testid": "logdir-notices-fold" },
+    h("summary", {}, `${leftOutCount(answer.total)} — `, toggle),
+    noticeList(answer),
+  );
+  folded.addEventListener("toggle", () => {
+    toggle.textContent = folded.open ? "hide" : "show";
+  });
+  return folded;
+}
+
+function emptyView(notices: NoticesAnswer): HTMLElement {
+  const explained =
+    notices.total > 0
+      ? [
+          h("h3", {}, `${leftOutCount(notices.total)}, which may be why`),
+          noticeList(notices),
+        ]
+      : [];
   return h(
     "div",
     { class: "empty", "data-testid": "empty" },
@@ -64,6 +105,7 @@ function emptyView(): HTMLElement {
       "This logdir holds no tb-perf runs. See the README quick start to record one with the collectors " +
         "(or point TensorBoard at a torch.profiler trace directory), then press TensorBoard's reload button.",
     ),
+    ...explained,
   );
 }
 
@@ -101,6 +143,8 @@ export class App {
     this.runStatus,
     this.rankLabel,
   );
+  /** What was left out of the logdir, folded, while there are runs. */
+  private readonly notices = h("div", { class: "logdir-notices-bar" });
   private readonly content = h(
     "main",
     { class: "content" },
@@ -137,14 +181,19 @@ export class App {
       this.saveSelection();
       void this.loadDashboard(this.restart(), true);
     });
-    root.replaceChildren(h("div", { class: "app" }, this.toolbar, this.content));
+    root.replaceChildren(h("div", { class: "app" }, this.toolbar, this.notices, this.content));
   }
 
   /** Fetch the run list, then the current dashboard's data. Also TensorBoard's reload. */
   async reload(): Promise<void> {
     const signal = this.restart();
+    let notices: NoticesAnswer;
     try {
-      this.runs = await fetchRuns(signal);
+      // The notices only explain: a failure of theirs must not hide the runs.
+      [this.runs, notices] = await Promise.all([
+        fetchRuns(signal),
+        fetchNotices(signal).catch(() => NO_NOTICES),
+      ]);
     } catch (error) {
       if (!isAbort(error))
         this.content.replaceChildren(errorView("Could not list the runs", error));
@@ -154,9 +203,12 @@ export class App {
     this.toolbar.hidden = this.runs.length === 0;
     if (this.runs.length === 0) {
       this.run = null;
-      this.content.replaceChildren(emptyView());
+      this.notices.replaceChildren();
+      this.content.replaceChildren(emptyView(notices));
       return;
     }
+    const folded = foldedNotices(notices);
+    this.notices.replaceChildren(...(folded ? [folded] : []));
     // An older job of a directory is reached through the Job selector, not listed as a run.
     this.runSelect.replaceChildren(
       ...this.runs

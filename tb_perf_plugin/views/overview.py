@@ -30,7 +30,7 @@ from ..params import integer, rank_param, shown
 from ..pipeline.read import RunTables, TraceFile
 from ..pipeline.steps import rank_steps
 from ..store import INLINE_WAIT, RunStore
-from ._shared import MAX_SERIES_POINTS
+from ._shared import MAX_SERIES_POINTS, empty_run
 from .gpu import gpu_summaries
 
 MAX_SPAN_ROWS = 500
@@ -148,6 +148,7 @@ def summary_json(
             }
         )
     step_numbers = steps["step"]
+    empty_reason, empty_view = empty_run(run, tables) or (None, None)
     return {
         "run": run.name,
         "rank": selected,
@@ -161,6 +162,8 @@ def summary_json(
         "spans": rows,
         "spans_truncated": len(table) > MAX_SPAN_ROWS,
         "spans_empty_reason": None if rows else spans_empty_reason(run, selected),
+        "empty_reason": empty_reason,
+        "empty_view": empty_view,
         "warnings": list(tables.warnings),
     }
 

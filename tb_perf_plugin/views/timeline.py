@@ -9,6 +9,7 @@ from ..errors import InvalidArgument, NotFound
 from ..params import int_param, limit_param, rank_param, rank_set
 from ..pipeline.timeline import MAX_WIDTH_PX
 from ..store import INLINE_WAIT, RunStore
+from ._shared import empty_run
 
 MAX_SEARCH_RESULTS = 1000
 DEFAULT_SEARCH_RESULTS = 100
@@ -18,6 +19,9 @@ def timeline_meta(
     store: RunStore, run_name: str | None, wait_s: float | None = INLINE_WAIT
 ) -> dict[str, Any]:
     run = store.find_run(run_name)
+    empty = empty_run(run, store.tables(run, wait_s))
+    if empty is not None:  # the store's own message, and what the run holds instead
+        raise NotFound(f"run {run.name!r} has no trace events or MyTimer spans to draw. {empty[0]}")
     timeline = store.timeline(run, wait_s)
     ranks = []
     for rank in sorted(timeline.alignments):

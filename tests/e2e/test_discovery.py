@@ -1,7 +1,9 @@
 """Logdirs that hold no tb-perf collector files open in the real TensorBoard UI (issue 19):
 one written only by torch.profiler's `tensorboard_trace_handler`, one of bare `rank<N>.json.gz`
 traces, one of memory snapshot pickles only, and one whose run is a link inside the logdir.
-Each lists its run and the Overview opens on it, agreeing with the plugin's routes."""
+Each lists its run and the Overview opens on it, agreeing with the plugin's routes. A logdir
+whose only run is a link out of it says so on the No-runs page; the snapshots' run says what
+it holds and opens the Memory tab, and its link out of the logdir is one folded line."""
 
 from __future__ import annotations
 
@@ -63,14 +65,27 @@ def _bare_rank_traces_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _snapshots_only_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two real memory snapshots in a folder, beside a folder of checkpoint pickles (no run)."""
+    """Two real memory snapshots in a folder, beside a folder of checkpoint pickles (no run)
+    and a link to a folder outside the logdir (not followed)."""
     _shared(*SNAPSHOTS)
     logdir = tmp_path_factory.mktemp("snapshots_only")
+    os.symlink(tmp_path_factory.mktemp("outside"), logdir / "shared")
     (logdir / "oom").mkdir()
     for snapshot in SNAPSHOTS:
         shutil.copyfile(snapshot, logdir / "oom" / snapshot.name)
     (logdir / "checkpoints").mkdir()
     (logdir / "checkpoints" / "model.pkl").write_bytes(b"\x80\x04\x95\x10\x00\x00\x00\x00\x00")
+    return logdir
+
+
+def _outside_link_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A logdir whose only run is `runs/x`, a link to a run folder outside it."""
+    _shared(SIMPLE_ADD)
+    outside = tmp_path_factory.mktemp("outside_run")
+    shutil.copyfile(SIMPLE_ADD, outside / SIMPLE_ADD.name)
+    logdir = tmp_path_factory.mktemp("outside_link")
+    (logdir / "runs").mkdir()
+    os.symlink(outside, logdir / "runs" / "x")
     return logdir
 
 
@@ -140,10 +155,43 @@ def test_a_folder_of_memory_snapshots_opens_as_a_run(page, tensorboard_server):
     (run,) = tensorboard_server.get_json("runs")  # not the checkpoints folder
     assert run["name"] == "oom" and run["sources"] == ["snapshot"]
     plugin = open_overview(page, tensorboard_server, "oom")
-    plugin.get_by_test_id("tab-memory").click()
+    summary = tensorboard_server.get_json("summary?run=oom")
+    assert summary["empty_view"] == "memory"
+    expect(plugin.get_by_test_id("empty-run")).to_contain_text(summary["empty_reason"])
+    expect(plugin.get_by_test_id("rank-table")).to_have_count(0)  # no empty tables
+    expect(plugin.get_by_test_id("spans-empty")).to_have_count(0)
+    fold = plugin.get_by_test_id("logdir-notices-fold")
+    expect(fold).to_contain_text("1 path left out of the logdir — show")
+    expect(plugin.get_by_test_id("logdir-notice")).not_to_be_visible()
+    fold.locator("summary").click()
+    expect(plugin.get_by_test_id("logdir-notice")).to_have_text(
+        "shared: a link to a folder outside the logdir (tensorboard --tb_perf_follow_links or "
+        "TB_PERF_FOLLOW_LINKS=1 follows such links)"
+    )
+    plugin.get_by_test_id("tab-timeline").click()
+    expect(plugin.get_by_test_id("timeline-empty")).to_contain_text(summary["empty_reason"])
+    expect(plugin.get_by_test_id("error")).to_have_count(0)
+    plugin.get_by_test_id("tab-overview").click()
+    plugin.get_by_test_id("empty-run-open").click()
+    expect(plugin.get_by_test_id("tab-memory")).to_have_attribute("aria-selected", "true")
     select = plugin.get_by_test_id("snapshot-select")
     expect(select.locator("option")).to_have_count(len(SNAPSHOTS))
     expect(plugin.get_by_test_id("snapshot-summary")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    "tensorboard_server", [_outside_link_logdir], ids=["outside_link"], indirect=True
+)
+def test_a_logdir_of_a_link_out_of_it_says_why_it_has_no_runs(page, tensorboard_server):
+    assert tensorboard_server.get_json("runs") == []
+    (notice,) = tensorboard_server.get_json("notices")["notices"]
+    assert notice["path"] == "runs/x"
+    page.goto(f"{tensorboard_server.url}/#tb_perf")  # the PERF tab shows, to explain
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    expect(plugin.get_by_test_id("empty")).to_contain_text("No runs yet")
+    expect(plugin.get_by_test_id("empty")).to_contain_text("1 path left out of the logdir")
+    expect(plugin.get_by_test_id("logdir-notice")).to_have_text(f"runs/x: {notice['message']}")
+    assert str(tensorboard_server.logdir.parent) not in plugin.locator("body").inner_text()
 
 
 @pytest.mark.parametrize(

@@ -2,15 +2,19 @@
 null when the view has rows, else a sentence saying why, for the run or the selected rank.
 The variants of real traces are tests/plugin/test_trace_variants.py; these are the cases they
 do not reach (a rank without kernels beside one with, a `q` matching nothing, an unreadable
-task summary, ranks of a trace whose file name says another)."""
+task summary, ranks of a trace whose file name says another), and the summary's
+`empty_reason` of runs without traces or collector steps (issue 19)."""
 
 from __future__ import annotations
 
 import cProfile
 import json
 import os
+import shutil
 
 from tests.plugin.conftest import PluginClient
+
+SNAPSHOT = "memory_snapshots/Charran78__DocuBox/dump_snapshot.pickle"
 
 
 def _trace(rank: int, kernels: bool) -> dict:
@@ -102,3 +106,72 @@ def test_ranks_are_the_traces_own_once_read(tmp_path):
     assert client.json("runs")[0]["ranks"] == [2, 4, 5]
     assert [r["rank"] for r in client.json("summary", run="pair")["ranks"]] == [4, 5, 6]
     assert client.json("runs")[0]["ranks"] == [4, 5, 6]
+
+
+def _timeline_says(client: PluginClient, run: str, reason: str) -> None:
+    """The Timeline of a run with nothing to draw: 404, with the summary's sentence."""
+    error = client.json("timeline/meta", expect=404, run=run)["error"]
+    assert error["message"] == (
+        f"run {run!r} has no trace events or MyTimer spans to draw. {reason}"
+    )
+
+
+def test_a_run_of_snapshots_alone_points_to_the_memory_tab(tmp_path, shared_data):
+    (tmp_path / "oom").mkdir()
+    for name in ("rank0.pickle", "rank1.pickle"):
+        shutil.copyfile(shared_data / SNAPSHOT, tmp_path / "oom" / name)
+    client = PluginClient(tmp_path)
+    summary = client.json("summary", run="oom")
+    assert summary["empty_reason"] == (
+        "This run holds no traces or collector steps, only 2 memory snapshots: open the Memory tab."
+    )
+    assert summary["empty_view"] == "memory"
+    _timeline_says(client, "oom", summary["empty_reason"])
+
+
+def test_a_run_of_tensorboard_events_alone_says_where_its_data_is(tmp_path):
+    (tmp_path / "scalars").mkdir()
+    (tmp_path / "scalars" / "events.out.tfevents.1.host").write_bytes(b"")
+    client = PluginClient(tmp_path)
+    summary = client.json("summary", run="scalars")
+    assert summary["empty_view"] is None
+    assert summary["empty_reason"].startswith(
+        "This run holds no traces or collector steps, only 1 TensorBoard event file: its "
+        "scalars and other summaries are in TensorBoard's own tabs"
+    )
+    _timeline_says(client, "scalars", summary["empty_reason"])
+
+
+def test_a_run_of_a_cprofile_alone_points_to_the_python_tab(tmp_path):
+    imported = tmp_path / "prof" / "plugins" / "tb_perf" / "imported"
+    imported.mkdir(parents=True)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    sorted(range(100))
+    profiler.disable()
+    profiler.dump_stats(str(imported / "rank0.loop.prof"))
+    os.utime(imported / "rank0.loop.prof", ns=(10**18, 10**18))  # not still being written
+    (tmp_path / "prof" / "events.out.tfevents.1.host").write_bytes(b"")
+    summary = PluginClient(tmp_path).json("summary", run="prof")
+    assert summary["empty_view"] == "python"
+    assert summary["empty_reason"] == (
+        "This run holds no traces or collector steps, only 1 cProfile profile and 1 "
+        "TensorBoard event file: open the Python tab."
+    )
+
+
+def test_a_run_with_a_trace_has_no_empty_reason(tmp_path):
+    (tmp_path / "pair").mkdir()
+    (tmp_path / "pair" / "worker0.1.pt.trace.json").write_text(json.dumps(_trace(0, True)))
+    summary = PluginClient(tmp_path).json("summary", run="pair")
+    assert (summary["empty_reason"], summary["empty_view"]) == (None, None)
+
+
+def test_a_run_whose_collectors_wrote_nothing_yet_says_so(tmp_path):
+    (tmp_path / "starting" / "plugins" / "tb_perf").mkdir(parents=True)
+    summary = PluginClient(tmp_path).json("summary", run="starting")
+    assert summary["empty_view"] is None
+    assert summary["empty_reason"] == (
+        "This run holds no traces, collector steps or other records yet: its collectors have "
+        "written no step so far."
+    )

@@ -39,6 +39,7 @@ SOAK = os.environ.get("TB_PERF_SOAK") == "1"
 # route -> valid values of every parameter it reads (a hostile value replaces one at a time)
 ROUTES: dict[str, dict[str, str]] = {
     "/runs": {},
+    "/notices": {},
     "/summary": {"run": "ddp_traced", "rank": "0"},
     "/findings": {"run": "ddp_traced"},
     "/breakdown": {"run": "ddp_traced", "rank": "1"},
@@ -229,7 +230,14 @@ def test_links_out_of_the_logdir_are_not_runs_or_snapshots(client):
     assert runs["evil"]["sources"] == ["tfevents"] and runs["evil"]["ranks"] == []
     assert client.json("summary", run="evil")["spans"] == []  # its linked timer files unread
     error = client.json("timeline/meta", expect=404, run="evil")["error"]
-    assert error["message"] == "run 'evil' has no trace events or MyTimer spans to draw"
+    assert error["message"] == (
+        "run 'evil' has no trace events or MyTimer spans to draw. This run holds no traces or "
+        "collector steps, only 1 TensorBoard event file: its scalars and other summaries are "
+        "in TensorBoard's own tabs; torch.profiler traces or the collectors' records (README "
+        "quick start) give this tab its data."
+    )
+    (notice,) = client.json("notices")["notices"]  # linked_run, a link to a folder outside
+    assert (notice["path"], notice["kind"]) == ("linked_run", "outside_link")
     files = [s["file"] for s in client.json("memory", run="ddp_leak")["snapshots"]]
     assert not any("linked" in f or "step.9" in f for f in files)
 

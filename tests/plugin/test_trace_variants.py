@@ -117,6 +117,8 @@ def _run_routes(answers: Answers, run: str, baseline: str) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     status, runs = get("runs")
     assert status == 200 and run in {r["name"] for r in runs}
+    status, notices = get("notices")  # the logdir's variants leave nothing out
+    assert (status, notices) == (200, {"notices": [], "total": 0})
     ranks = next(r["ranks"] for r in runs if r["name"] == run)
     rank_args = [None, *ranks]
 
@@ -239,6 +241,8 @@ def _check_empty_states(run: str, seen: dict[str, Any]) -> None:
     # an empty span table says why in its own reason, not in a warning that is not one
     assert bool(summary["spans"]) != _says_why(summary, "spans_empty_reason"), (run, summary)
     assert not any("MyTimer" in w for w in summary["warnings"]), (run, summary["warnings"])
+    # a run of traces has an Overview: not the notice of a run without any
+    assert (summary["empty_reason"], summary["empty_view"]) == (None, None), (run, summary)
     status, gpu = seen["gpu"]
     if status == 200 and not gpu["ranks"]:
         assert _says_why(gpu, "gpu_reason"), (run, gpu)

@@ -1,7 +1,7 @@
 // Client for the plugin routes (docs/HTTP_API.md). URLs are relative to the iframe's
 // <base href="plugin/tb_perf/">, which keeps them working under TensorBoard's --path_prefix.
 
-import type { Progress, RunInfo } from "./types";
+import type { NoticesAnswer, Progress, RunInfo } from "./types";
 
 const POLL_INTERVAL_MS = 500;
 
@@ -94,4 +94,8 @@ export function runQuery(run: string, extra: Record<string, string | number | nu
 
 export function fetchRuns(signal: AbortSignal): Promise<RunInfo[]> {
   return getJson<RunInfo[]>("./runs", signal);
+}
+
+export function fetchNotices(signal: AbortSignal): Promise<NoticesAnswer> {
+  return getJson<NoticesAnswer>("./notices", signal);
 }

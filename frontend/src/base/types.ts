@@ -1,4 +1,5 @@
-// JSON shapes every tab shares (docs/HTTP_API.md): the runs list and the 202 progress answer.
+// JSON shapes every tab shares (docs/HTTP_API.md): the runs list, the logdir's notices and
+// the 202 progress answer.
 // Each tab's own answers are in its folder's types.ts.
 
 export type RunStatus = "finished" | "live" | "stopped";
@@ -23,6 +24,20 @@ export interface RunInfo {
   job: string | null;
   /** Newest first; empty when the directory holds one job. */
   jobs: JobInfo[];
+}
+
+/** A path of the logdir left out of every run (a link out of it, a folder not listable). */
+export interface LogdirNotice {
+  /** Relative to the logdir, `/`-separated. */
+  path: string;
+  kind: "outside_link" | "broken_link" | "unlistable" | "not_read";
+  message: string;
+}
+
+export interface NoticesAnswer {
+  notices: LogdirNotice[];
+  /** All of them; `notices` lists at most 50. */
+  total: number;
 }
 
 export interface Progress {

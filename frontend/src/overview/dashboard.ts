@@ -1,11 +1,12 @@
 // Overview dashboard: the GPU summary and the findings first, then the step-time breakdown
-// with the execution summary, per-rank step statistics, step time per rank, and the span table.
+// with the execution summary, per-rank step statistics, step time per rank, and the span table;
+// for a run without traces or collector steps, what it holds and a button to the tab showing it.
 
 import { fetchBreakdown, fetchFindings } from "../panels/api";
 import { fetchKernels } from "../kernels/api";
 import { fetchOperators } from "../operators/api";
 import { breakdownChart } from "../panels/breakdown";
-import { findingsPanel } from "../panels/findings";
+import { findingsPanel, TAB_LABELS } from "../panels/findings";
 import { gpuSummaryPanel } from "../panels/gpuSummary";
 import type { BreakdownAnswer, Finding } from "../panels/types";
 import type { KernelsAnswer } from "../kernels/types";
@@ -328,6 +329,30 @@ function rankPanels(summary: Summary, heatmap: RankHeatmapPanel | null): (HTMLEl
   ];
 }
 
+/** A run without traces or collector steps (snapshots alone, say): what it holds and the tab
+ * that shows it, instead of tables that would be empty. */
+function emptyRunPanel(
+  summary: Summary,
+  navigate: (tab: string, params: NavigationParams) => void,
+): HTMLElement {
+  const tab = summary.empty_view;
+  let open: HTMLElement | null = null;
+  if (tab !== null) {
+    open = h(
+      "button",
+      { type: "button", class: "link-button", "data-testid": "empty-run-open", "data-tab": tab },
+      `Open the ${TAB_LABELS[tab] ?? tab} tab`,
+    );
+    open.addEventListener("click", () => navigate(tab, {}));
+  }
+  return h(
+    "section",
+    { class: "empty", "data-testid": "empty-run", role: "status" },
+    h("p", {}, summary.empty_reason ?? ""),
+    open,
+  );
+}
+
 function renderOverview(
   summary: Summary,
   findings: readonly Finding[],
@@ -339,6 +364,15 @@ function renderOverview(
   const relevant = findings.filter(
     (f) => summary.rank === null || f.ranks.length === 0 || f.ranks.includes(summary.rank),
   );
+  if (summary.empty_reason !== null) {
+    return h(
+      "div",
+      { class: "overview", "data-testid": "overview" },
+      warningsPanel(summary.warnings),
+      emptyRunPanel(summary, navigate),
+      relevant.length > 0 ? findingsPanel(relevant, navigate) : null,
+    );
+  }
   return h(
     "div",
     { class: "overview", "data-testid": "overview" },

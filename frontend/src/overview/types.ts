@@ -90,6 +90,11 @@ export interface Summary {
   spans_truncated: boolean;
   /** Why there are no spans; null when there are. */
   spans_empty_reason: string | null;
+  /** Why the run has no traces or collector steps to show (a run of snapshots alone, say);
+   * null when it has some. */
+  empty_reason: string | null;
+  /** The tab that shows what such a run holds ("memory"), or null. */
+  empty_view: string | null;
   gpus: GpuSummary[];
   execution_summary: RankExecution[];
   warnings: string[];

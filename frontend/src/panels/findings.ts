@@ -6,7 +6,8 @@ import { h } from "../base/dom";
 import { formatCount, formatDuration, formatMemory } from "../base/format";
 import type { Finding } from "./types";
 
-const TAB_LABELS: Record<string, string> = {
+/** The tab labels of the dashboard ids a route may send the user to. */
+export const TAB_LABELS: Record<string, string> = {
   overview: "Overview",
   timeline: "Timeline",
   operators: "Operators",
@@ -15,6 +16,7 @@ const TAB_LABELS: Record<string, string> = {
   gpu: "GPU",
   modules: "Modules",
   python: "Python",
+  tasks: "Tasks",
 };
 
 function evidenceValue(value: number | string, unit: string): string {
