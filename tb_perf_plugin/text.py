@@ -566,6 +566,14 @@ def format_diff(body: dict[str, Any], fmt: str, limit: int = 10) -> str:
         if body[section]:
             title = f"{head}{section} (per step, largest changes first)"
             parts.append(title + "\n\n" + table(header, _delta_rows(body[section], key, limit), 2))
+    if body["collectives"]:
+        rows = [[r["name"], r["group"] or "-", r["status"],
+                 *(_bandwidth(r[k][side]) for k in ("algo_bandwidth", "bus_bandwidth")
+                   for side in ("baseline", "candidate"))]
+                for r in body["collectives"][:limit]]  # fmt: skip
+        columns = ["collective", "group", "status", "algbw GB/s (baseline)", "(candidate)",
+                   "busbw GB/s (baseline)", "(candidate)"]  # fmt: skip
+        parts.append(f"{head}collectives (bandwidth)\n\n" + table(columns, rows, 3))
     lines = [
         _side_text("peak allocated", body["memory"]["peak_bytes"], "bytes"),
         _side_text("peak reserved", body["memory"]["reserved_bytes"], "bytes"),

@@ -140,6 +140,31 @@ def test_analyze_json_has_the_distributed_shape(tmp_path, shared_data, capsys):
     assert "## Distributed" in text and "| all_reduce | 0 | 15 | 292.48 MiB |" in text
 
 
+def test_compare_gives_each_collectives_bandwidth_in_both_runs(tmp_path, shared_data, make_client):
+    for run in ("a100", "mi300"):
+        (tmp_path / run).mkdir()
+        os.symlink(shared_data / TRACES[run], tmp_path / run / "rank0.pt.trace.json.gz")
+    client = make_client(tmp_path)
+    sides = {run: client.json("distributed", run=run)["collectives"] for run in ("a100", "mi300")}
+    diff = client.json("compare", baseline="a100", candidate="mi300")
+    rows = {(r["name"], r["group"]): r for r in diff["collectives"]}
+    assert diff["collectives_total"] == len(rows) == 3
+    for side, run in (("baseline", "a100"), ("candidate", "mi300")):
+        for row in sides[run]:
+            compared = rows[(row["name"], row["group"])]
+            assert compared["calls"][side] == row["calls"]
+            for key in ("mean_ns", "algo_bandwidth", "bus_bandwidth"):
+                assert compared[key][side] == row[key], (run, key)
+    all_reduce = rows[("all_reduce", "0")]
+    assert all_reduce["status"] == "changed"
+    assert all_reduce["bus_bandwidth"]["delta"] == (
+        all_reduce["bus_bandwidth"]["candidate"] - all_reduce["bus_bandwidth"]["baseline"]
+    )
+    assert rows[("unknown", None)]["status"] == "new"  # RCCL's Generic kernels without args
+    assert rows[("unknown", None)]["bus_bandwidth"] == {
+        "baseline": None, "candidate": None, "delta": None}  # fmt: skip
+
+
 def test_only_runs_of_many_ranks_or_with_collectives_have_it(tmp_path, make_client):
     """MyTimer records without traces: of one rank, no distributed section; of two, one
     with nothing measured (no traced steps), and the route says why."""
