@@ -116,3 +116,25 @@ def test_point_to_point_ranks_and_the_overview_section(page, tensorboard_server)
         "tds => tds.map(td => Number(td.dataset.value))"
     )
     assert sorted(totals) == sorted(r["total_ns"] for r in p2p["per_rank"])
+
+
+@LOGDIR
+def test_compare_shows_each_collectives_bandwidth_in_both_runs(page, tensorboard_server):
+    answer = tensorboard_server.get_json("compare?baseline=a100&candidate=p2p", timeout_s=120)
+    page.goto(f"{tensorboard_server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    plugin.get_by_test_id("tab-compare").click()
+    plugin.get_by_test_id("compare-baseline").select_option("a100")
+    plugin.get_by_test_id("compare-candidate").select_option("p2p")
+    rows = plugin.get_by_test_id("compare-collective-row")
+    expect(rows).to_have_count(len(answer["collectives"]))  # all_reduce, broadcast, send_recv
+    for row in answer["collectives"]:
+        cells = row_cells(plugin.locator(
+            f'[data-testid=compare-collective-row][data-name="{row["name"]}/{row["group"] or ""}"]'
+        ))  # fmt: skip
+        assert cells["status"][1] == row["status"]
+        for side in ("baseline", "candidate"):
+            value = row["bus_bandwidth"][side]
+            assert cells[f"bus_bandwidth_{side}"][0] == (None if value is None else str(value))
+    statuses = {r["name"]: r["status"] for r in answer["collectives"]}
+    assert statuses == {"all_reduce": "vanished", "broadcast": "vanished", "send_recv": "new"}
