@@ -116,26 +116,29 @@ def collective_calls(trace: TraceTables) -> pd.DataFrame:
     })  # fmt: skip
 
 
-def _row(kind: str, group: str, calls: pd.DataFrame) -> dict[str, Any]:
-    """The table row of some calls of one kind and group: bytes and bandwidths over the calls
-    whose size is known (null when none is)."""
-    sized = calls[calls["bytes"] >= 0]
-    total_bytes = int(sized["bytes"].sum()) if len(sized) else None
-    sized_ns = int(sized["dur"].sum())
+_SUMS = ("calls", "total_ns", "sized_calls", "sized_bytes", "sized_ns")
+
+
+def _row(kind: str, group: str, sums: dict[str, int], collectives: set[str]) -> dict[str, Any]:
+    """The table row of some calls of one kind and group from their sums (_SUMS and the largest
+    `group_size`): bytes and bandwidths over the calls whose size is known (null when none
+    is)."""
+    calls, total_ns, sized = sums["calls"], sums["total_ns"], sums["sized_calls"]
+    total_bytes = sums["sized_bytes"] if sized else None
+    sized_ns = sums["sized_ns"]
     algo = round(total_bytes / sized_ns * 1e9) if total_bytes is not None and sized_ns else None
-    size = int(calls["group_size"].max())
+    size = sums["group_size"]
     factor = bus_factor(kind, size)
-    total_ns = int(calls["dur"].sum())
     return {
         "name": kind,
         "group": group or None,
         "group_size": size if size > 0 else None,
-        "collectives": sorted(set(calls["collective"].tolist()) - {""}),
-        "calls": len(calls),
+        "collectives": sorted(collectives - {""}),
+        "calls": calls,
         "bytes": total_bytes,
-        "bytes_per_call": None if total_bytes is None else total_bytes // len(sized),
+        "bytes_per_call": None if total_bytes is None else total_bytes // sized,
         "total_ns": total_ns,
-        "mean_ns": total_ns // len(calls),
+        "mean_ns": total_ns // calls,
         "algo_bandwidth": algo,
         "bus_bandwidth": None if algo is None or factor is None else round(algo * factor),
     }
@@ -144,15 +147,31 @@ def _row(kind: str, group: str, calls: pd.DataFrame) -> dict[str, Any]:
 def collective_table(calls: pd.DataFrame) -> list[dict[str, Any]]:
     """Per (kind, process group), across the ranks of `calls` (collective_calls + `rank`):
     the pooled calls' row and the `slowest_rank` (most time in it), most time first; then
-    `per_rank`, the same row per rank."""
+    `per_rank`, the same row per rank. One grouped sum per rank (a run can have thousands)."""
+    sized = (calls["bytes"] >= 0).to_numpy()
+    frame = pd.DataFrame({
+        "kind": calls["kind"], "group": calls["group"], "rank": calls["rank"], "calls": 1,
+        "total_ns": calls["dur"], "sized_calls": sized.astype(np.int64),
+        "sized_bytes": np.where(sized, calls["bytes"], 0),
+        "sized_ns": np.where(sized, calls["dur"], 0), "group_size": calls["group_size"],
+    })  # fmt: skip
+    keys = ["kind", "group", "rank"]
+    per_rank = frame.groupby(keys, sort=True).agg(
+        {**dict.fromkeys(_SUMS, "sum"), "group_size": "max"}
+    )
+    names = calls.groupby(keys, sort=True)["collective"].agg(set)
     out = []
-    for (kind, group), mine in calls.groupby(["kind", "group"], sort=False):
-        per_rank = []
-        for rank, own in mine.groupby("rank"):
-            per_rank.append({"rank": int(rank), **_row(str(kind), str(group), own)})
-        slowest = max(per_rank, key=lambda r: (r["total_ns"], -r["rank"]))["rank"]
-        row = _row(str(kind), str(group), mine)
-        out.append({**row, "slowest_rank": slowest, "ranks": len(per_rank), "per_rank": per_rank})
+    for (kind, group), mine in per_rank.groupby(level=[0, 1], sort=False):
+        rows, collectives = [], set()
+        for (_, _, rank), sums in zip(mine.index, mine.to_dict(orient="records"), strict=True):
+            own = names[(kind, group, rank)]
+            collectives |= own
+            rows.append({"rank": int(rank), **_row(str(kind), str(group), sums, own)})
+        pooled = {key: int(mine[key].sum()) for key in _SUMS}
+        pooled["group_size"] = int(mine["group_size"].max())
+        slowest = max(rows, key=lambda r: (r["total_ns"], -r["rank"]))["rank"]
+        row = _row(str(kind), str(group), pooled, collectives)
+        out.append({**row, "slowest_rank": slowest, "ranks": len(rows), "per_rank": rows})
     return sorted(out, key=lambda r: (-r["total_ns"], r["name"], r["group"] or ""))
 
 
