@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
-from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 from tests.conftest import SHARED_DATA  # noqa: E402
 
+from .test_memory import open_tab  # noqa: E402
 from .test_overview import row_cells  # noqa: E402
 
 PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
@@ -42,15 +43,6 @@ def _nccl_logdir(tmp_path_factory) -> Path:
     return logdir
 
 
-def _open(page: Page, server, run: str, tab: str) -> FrameLocator:
-    page.goto(f"{server.url}/#tb_perf")
-    plugin = page.frame_locator(PLUGIN_IFRAME)
-    plugin.get_by_test_id("run-select").select_option(run)
-    plugin.get_by_test_id(f"tab-{tab}").click()
-    expect(plugin.locator("main.content")).not_to_have_attribute("aria-busy", "true")
-    return plugin
-
-
 def _bar_parts(bar) -> dict[str, int]:
     parts = bar.locator("[data-part]").evaluate_all(
         "spans => spans.map(s => [s.dataset.part, Number(s.dataset.value)])"
@@ -64,7 +56,7 @@ LOGDIR = pytest.mark.parametrize("tensorboard_server", [_nccl_logdir], ids=["ncc
 @LOGDIR
 def test_distributed_tab_shows_the_collectives_and_the_split(page, tensorboard_server):
     answer = tensorboard_server.get_json("distributed?run=a100")
-    plugin = _open(page, tensorboard_server, "a100", "distributed")
+    plugin = open_tab(page, tensorboard_server, "a100", "distributed")
     rows = plugin.get_by_test_id("collectives-table-row")
     expect(rows).to_have_count(len(answer["collectives"]))
     for row in answer["collectives"]:
@@ -95,7 +87,7 @@ def test_distributed_tab_shows_the_collectives_and_the_split(page, tensorboard_s
 @LOGDIR
 def test_point_to_point_ranks_and_the_overview_section(page, tensorboard_server):
     answer = tensorboard_server.get_json("distributed?run=p2p")
-    plugin = _open(page, tensorboard_server, "p2p", "overview")
+    plugin = open_tab(page, tensorboard_server, "p2p", "overview")
     section = plugin.get_by_test_id("overview-distributed")
     expect(section.get_by_test_id("overview-distributed-ranks-bar")).to_have_count(2)
     expect(section.get_by_test_id("overview-collectives-row")).to_have_count(1)
