@@ -78,13 +78,13 @@ def collective_kind(name: str) -> str:
     return next((kind for word, kind in _KINDS if word in squeezed), UNKNOWN)
 
 
-CALL_COLUMNS = ("kind", "collective", "group", "group_size", "dtype", "bytes", "start", "dur")
+CALL_COLUMNS = ("kind", "collective", "group", "group_size", "bytes", "dur")
 
 
 def collective_calls(trace: TraceTables) -> pd.DataFrame:
     """One row per communication kernel of a trace: its `kind`, the trace's `collective`
-    name ("" without one), process `group` ("" without), `group_size` (-1 unknown), `dtype`,
-    `bytes` (nelems × dtype size, -1 where the args do not say), `start` and `dur` (ns)."""
+    name ("" without one), process `group` ("" without), `group_size` (-1 unknown), `bytes`
+    (nelems × dtype size, -1 where the args do not say) and `dur` (ns)."""
     slices = trace.slices
     rows = np.flatnonzero(communicates(trace) & (slices["kind"] == Kind.KERNEL))
     names = np.array([*trace.names, ""], dtype=object)  # -1 reads as ""
@@ -109,9 +109,7 @@ def collective_calls(trace: TraceTables) -> pd.DataFrame:
         "collective": collective,
         "group": names[slices["process_group"][rows]],
         "group_size": slices["group_size"][rows].astype(np.int64),
-        "dtype": dtype,
         "bytes": np.where(known, nelems * element, -1),
-        "start": slices["start"][rows] + trace.meta.to_collectors_ns,
         "dur": slices["dur"][rows],
     })  # fmt: skip
 
