@@ -39,6 +39,7 @@ ROUTES: dict[str, tuple[View, tuple[str, ...]]] = {
     "/findings": (views.findings.findings, ("run",)),
     "/breakdown": (views.breakdown.breakdown, ("run", "rank")),
     "/rank_heatmap": (views.rank_heatmap.rank_heatmap, ("run", "metric")),
+    "/distributed": (views.distributed.distributed, ("run", "rank")),
     "/operators": (views.operators.operators, ("run", "rank", "group_by", "limit")),
     "/kernels": (views.kernels.kernels, ("run", "rank", "limit", "q", "group_by")),
     "/python": (views.python.python, ("run", "rank", "sort", "q", "limit")),

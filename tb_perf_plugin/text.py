@@ -184,6 +184,42 @@ def _execution_text(execution: list[dict[str, Any]], fmt: str, table: Callable[.
     return heading + "\n\n" + table(header, rows)
 
 
+def _bandwidth(value: float | None) -> str:
+    return "-" if value is None else f"{value / 1e9:.2f}"
+
+
+def _distributed_text(distributed: dict[str, Any], fmt: str, table: Callable[..., str]) -> str:
+    """Per rank, computation, overlapped and exposed communication and the rest; per collective
+    and process group, calls, bytes and nccl-tests' bandwidths (docs/ANALYSIS.md,
+    Distributed)."""
+    heading = "## Distributed" if fmt == "md" else "distributed (over the traced steps):"
+    parts = [heading]
+    ranks = distributed["ranks"]
+    if ranks:
+        header = ["rank", "computation ms", "overlap ms", "exposed comm. ms", "other ms"]
+        rows = [[str(r["rank"]), _ms(r["computation_ns"]), _ms(r["overlap_ns"]),
+                 _ms(r["exposed_ns"]), _ms(r["other_ns"])]
+                for r in ranks[:MAX_RANK_ROWS]]  # fmt: skip
+        more = len(ranks) - MAX_RANK_ROWS
+        note = f"\n({more} more ranks{MORE_RANKS_HINT})" if more > 0 else ""
+        parts.append(table(header, rows) + note)
+    for first, rows in (("collective", distributed["collectives"]),
+                        ("point-to-point", distributed["point_to_point"])):  # fmt: skip
+        if not rows:
+            continue
+        header = [first, "group", "calls", "bytes", "total ms", "mean ms", "algbw GB/s",
+                  "busbw GB/s", "slowest rank"]  # fmt: skip
+        cells = [[r["name"], r["group"] or "-", str(r["calls"]),
+                  "-" if r["bytes"] is None else memory_text(r["bytes"]), _ms(r["total_ns"]),
+                  _ms(r["mean_ns"]), _bandwidth(r["algo_bandwidth"]),
+                  _bandwidth(r["bus_bandwidth"]), str(r["slowest_rank"])]
+                 for r in rows]  # fmt: skip
+        parts.append(table(header, cells, left=2))
+    if len(parts) == 1:
+        parts.append("no traced steps and no communication kernels")
+    return "\n\n".join(parts)
+
+
 def _spans_text(summary: dict[str, Any], limit: int, table: Callable[..., str]) -> str:
     if not summary["spans"]:
         return summary["spans_empty_reason"]
@@ -418,7 +454,8 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
     "modules" (the modules route's answer, `None` for a run without module calls), "memory"
     (`memory_summary` of the memory route, `[]` without MemorySampler records), "operators"
     and "kernels" (the top rows of those routes) and "snapshots" (`snapshot_brief` of each
-    rank's newest memory snapshot)."""
+    rank's newest memory snapshot); its own "distributed" is `None` for a run of one rank
+    without collectives (no section then)."""
     if fmt == "json":
         return json.dumps(summary, indent=2)
     table = _md_table if fmt == "md" else _text_table
@@ -436,6 +473,10 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
         parts += [
             _gpu_text(summary["gpus"], fmt, table),
             _execution_text(summary["execution_summary"], fmt, table),
+        ]
+        if summary["distributed"] is not None:
+            parts.append(_distributed_text(summary["distributed"], fmt, table))
+        parts += [
             _rank_table(summary, table),
             _spans_text(summary, limit, table),
             _top_operators_text(summary["operators"][:limit], fmt, table),
@@ -525,6 +566,14 @@ def format_diff(body: dict[str, Any], fmt: str, limit: int = 10) -> str:
         if body[section]:
             title = f"{head}{section} (per step, largest changes first)"
             parts.append(title + "\n\n" + table(header, _delta_rows(body[section], key, limit), 2))
+    if body["collectives"]:
+        rows = [[r["name"], r["group"] or "-", r["status"],
+                 *(_bandwidth(r[k][side]) for k in ("algo_bandwidth", "bus_bandwidth")
+                   for side in ("baseline", "candidate"))]
+                for r in body["collectives"][:limit]]  # fmt: skip
+        columns = ["collective", "group", "status", "algbw GB/s (baseline)", "(candidate)",
+                   "busbw GB/s (baseline)", "(candidate)"]  # fmt: skip
+        parts.append(f"{head}collectives (bandwidth)\n\n" + table(columns, rows, 3))
     lines = [
         _side_text("peak allocated", body["memory"]["peak_bytes"], "bytes"),
         _side_text("peak reserved", body["memory"]["reserved_bytes"], "bytes"),

@@ -2,6 +2,7 @@
 
 import type { Dashboard } from "./base/dashboard";
 import { compareDashboard } from "./compare/dashboard";
+import { distributedDashboard } from "./distributed/dashboard";
 import { gpuDashboard } from "./gpu/dashboard";
 import { kernelsDashboard } from "./kernels/dashboard";
 import { memoryDashboard } from "./memory/dashboard";
@@ -20,6 +21,7 @@ export const DASHBOARDS: readonly Dashboard[] = [
   modulesDashboard,
   pythonDashboard,
   tasksDashboard,
+  distributedDashboard,
   memoryDashboard,
   gpuDashboard,
   compareDashboard,

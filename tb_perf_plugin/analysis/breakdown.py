@@ -125,14 +125,20 @@ def activity(traces: list[TraceTables]) -> dict[str, Intervals]:
     }
 
 
+def communicates(trace: TraceTables) -> np.ndarray:
+    """Per slice: is it communication, by its name (a collective library's) or its
+    `Collective name` arg? (Only kernels among them count as communication kernels.)"""
+    library = np.array([bool(_COMMUNICATION_KERNEL.search(n)) for n in trace.names], dtype=bool)
+    return library[np.asarray(trace.slices["name"])] | (np.asarray(trace.slices["collective"]) >= 0)
+
+
 def _category_masks(trace: TraceTables, has_device_kernels: bool) -> dict[str, np.ndarray]:
     """Which slices count as what (before priorities). Communication is collective and
     point-to-point kernels; on a rank without device kernels (gloo on CPU), `gloo:` ops."""
     names = trace.names
     kinds = np.asarray(trace.slices["kind"])
     name_ids = np.asarray(trace.slices["name"])
-    library = np.array([bool(_COMMUNICATION_KERNEL.search(n)) for n in names], dtype=bool)
-    communicates = library[name_ids] | (np.asarray(trace.slices["collective"]) >= 0)
+    communication = communicates(trace)
     marker = np.array([bool(_MARKER.match(n)) for n in names], dtype=bool)[name_ids]
     dataloader = np.array([bool(_DATALOADER.search(n)) for n in names], dtype=bool)[name_ids]
     gloo = np.array([n.startswith("gloo:") for n in names], dtype=bool)[name_ids]
@@ -140,8 +146,8 @@ def _category_masks(trace: TraceTables, has_device_kernels: bool) -> dict[str, n
     host_work = np.isin(kinds, HOST_WORK_KINDS) & ~marker
     host_communication = host_work & gloo & (not has_device_kernels)
     return {
-        "compute": kernel & ~communicates,
-        "communication": (kernel & communicates) | host_communication,
+        "compute": kernel & ~communication,
+        "communication": (kernel & communication) | host_communication,
         "memcpy": kinds == Kind.MEMCPY,
         "memset": kinds == Kind.MEMSET,
         "runtime": kinds == Kind.RUNTIME,

@@ -53,6 +53,9 @@ class RunFacts:
     memory: dict[str, float | None] = field(default_factory=dict)
     gpu: dict[str, float | None] = field(default_factory=dict)
     findings: list[dict[str, Any]] = field(default_factory=list)
+    # collective_table rows across ranks (point-to-point included): name, group, calls,
+    # total_ns, mean_ns, algo_bandwidth, bus_bandwidth
+    collectives: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def world(self) -> list[int]:
@@ -232,6 +235,32 @@ def _rows(
     return out
 
 
+def _collective_rows(
+    baseline: list[dict[str, Any]], candidate: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Per collective kind and process group, both runs' calls, mean time and bandwidths
+    (bytes per second), whether it is new, vanished or in both; the most time (in either
+    run) first."""
+    b = {(r["name"], r["group"]): r for r in baseline}
+    c = {(r["name"], r["group"]): r for r in candidate}
+    out = []
+    for key in b.keys() | c.keys():
+        old, new = b.get(key, {}), c.get(key, {})
+        out.append({
+            "name": key[0],
+            "group": key[1],
+            "status": "new" if not old else "vanished" if not new else "changed",
+            "calls": {"baseline": old.get("calls"), "candidate": new.get("calls")},
+            **{k: _side(old.get(k), new.get(k))
+               for k in ("mean_ns", "algo_bandwidth", "bus_bandwidth")},
+            "total_ns": max(old.get("total_ns", 0), new.get("total_ns", 0)),
+        })  # fmt: skip
+    out.sort(key=lambda r: (-r["total_ns"], r["name"], r["group"] or ""))
+    for row in out:
+        del row["total_ns"]
+    return out
+
+
 def _side(b: float | None, c: float | None, digits: int = 0) -> dict[str, Any]:
     def fmt(v: float | None) -> float | None:
         return None if v is None else (round(v) if digits == 0 else round(v, digits))
@@ -306,6 +335,7 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
         row["short_name"] = short_kernel_name(row["name"])
     modules = _rows(baseline.modules, candidate.modules, ("path", "phase"),
                     baseline.module_steps, candidate.module_steps, False)  # fmt: skip
+    collectives = _collective_rows(baseline.collectives, candidate.collectives)
     b_keys = {f["key"]: f for f in baseline.findings}
     c_keys = {f["key"]: f for f in candidate.findings}
 
@@ -333,6 +363,8 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
         "kernels_total": len(kernels),
         "modules": modules[:MAX_ROWS],
         "modules_total": len(modules),
+        "collectives": collectives[:MAX_ROWS],
+        "collectives_total": len(collectives),
         "memory": {
             k: _side(baseline.memory.get(k), candidate.memory.get(k))
             for k in ("peak_bytes", "reserved_bytes", "slope_bytes_per_step")

@@ -1,6 +1,6 @@
-"""A run's analysis: step breakdowns, operators, kernels, GPU metrics, memory and module data,
-and the findings the rules give on them (docs/ANALYSIS.md, docs/FINDINGS.md). Computed once
-per run version by the store."""
+"""A run's analysis: step breakdowns, operators, kernels, collectives, GPU metrics, memory and
+module data, and the findings the rules give on them (docs/ANALYSIS.md, docs/FINDINGS.md).
+Computed once per run version by the store."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
+from ..analysis.collectives import CALL_COLUMNS, collective_calls
 from ..analysis.compute import flops_inputs
 from ..analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding
 from ..analysis.kernels import (
@@ -109,6 +110,10 @@ class RunAnalysis:
     snapshot_warnings: list[str] = field(default_factory=list)  # snapshots the findings skip
     # the traces' memory of ranks that have MemorySampler records too (memory_by_rank)
     trace_memory: dict[int, RankMemory] = field(default_factory=dict)
+    # collective_calls + rank: every communication kernel of the run
+    collectives: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame(columns=[*CALL_COLUMNS, "rank"])
+    )
 
 
 def analyze_run(
@@ -117,13 +122,13 @@ def analyze_run(
     snapshots: list[SnapshotFacts] | None = None,
     snapshot_warnings: list[str] | None = None,
 ) -> RunAnalysis:
-    """Breakdowns, operators, kernels, GPU metrics and findings (docs/ANALYSIS.md,
+    """Breakdowns, operators, kernels, collectives, GPU metrics and findings (docs/ANALYSIS.md,
     docs/FINDINGS.md) from a run's record files and traces, and the facts of its newest
     memory snapshot per rank (loaded by the caller, which keeps them cached)."""
     breakdowns = step_breakdowns(tables)
     memory, trace_memory = memory_by_rank(tables)
     step_times, data_spans, operators, profiling = {}, {}, {}, {}
-    operator_parts, kernel_parts, devices = [], [], []
+    operator_parts, kernel_parts, collective_parts, devices = [], [], [], []
     for rank in tables.ranks:
         traces = [t for t in tables.traces if t.rank == rank]
         profiling[rank] = _profiler_boundary_steps(traces)
@@ -148,6 +153,7 @@ def analyze_run(
             for trace in traces:
                 kernels = trace_kernels(trace.tables)
                 kernel_parts.append(kernels.assign(rank=rank))
+                collective_parts.append(collective_calls(trace.tables).assign(rank=rank))
                 devices += [
                     DeviceSeries(rank, os.path.relpath(trace.path, run.path), metrics)
                     for metrics in device_metrics(trace.tables, kernels)
@@ -177,10 +183,14 @@ def analyze_run(
         flops_sampled_steps=flops.sampled_steps,
         collective_waits=collective_waits_by_rank(tables.spans),
     ))  # fmt: skip
-    return RunAnalysis(
+    analysis = RunAnalysis(
         breakdowns, operator_all, kernel_all, devices, findings, memory,
         snapshot_warnings or [], trace_memory,
     )  # fmt: skip
+    collective_parts = [part for part in collective_parts if len(part)]
+    if collective_parts:
+        analysis.collectives = pd.concat(collective_parts, ignore_index=True)
+    return analysis
 
 
 def memory_by_rank(tables: RunTables) -> tuple[dict[int, RankMemory], dict[int, RankMemory]]:

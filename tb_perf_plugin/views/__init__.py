@@ -9,6 +9,7 @@ never checks for progress itself. The route table is plugin.py's ROUTES.
 from . import (
     breakdown,
     compare,
+    distributed,
     findings,
     gpu,
     kernels,
@@ -27,6 +28,7 @@ from . import (
 __all__ = [
     "breakdown",
     "compare",
+    "distributed",
     "findings",
     "gpu",
     "kernels",

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.breakdown import CATEGORIES
+from ..analysis.collectives import collective_table
 from ..analysis.diff import RunFacts
 from ..analysis.diff import compare as diff_runs
 from ..analysis.modules import PHASES
@@ -20,6 +21,10 @@ from ..pipeline.steps import rank_steps
 from ..store import INLINE_WAIT, RunStore
 from .memory import memory
 from .modules import modules
+
+# What the diff reads of each collective row (analysis/collectives.py)
+COLLECTIVE_FACTS = ("name", "group", "calls", "total_ns", "mean_ns", "algo_bandwidth",
+                    "bus_bandwidth")  # fmt: skip
 
 
 def compare(
@@ -105,6 +110,8 @@ def _facts(store: RunStore, run: Run) -> RunFacts:
         "tracker_utilization": float(np.mean(util)) if len(util) else None,  # NVML's %
     }
     facts.findings = [f.to_json() for f in analysis.findings]
+    table = collective_table(analysis.collectives)
+    facts.collectives = [{key: row[key] for key in COLLECTIVE_FACTS} for row in table]
     return facts
 
 

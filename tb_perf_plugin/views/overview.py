@@ -1,6 +1,6 @@
 """The Overview dashboard: per rank, its host, status, steps and step time, FlopsCounter's MFU
 and torch.compile's activity; the GPU summary per device, the execution summary per rank, the
-step-time series and MyTimer's span table (docs/HTTP_API.md, summary)."""
+distributed brief, the step-time series and MyTimer's span table (docs/HTTP_API.md, summary)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from ..pipeline.read import RunTables, TraceFile
 from ..pipeline.steps import rank_steps
 from ..store import INLINE_WAIT, RunStore
 from ._shared import MAX_SERIES_POINTS, empty_run
+from .distributed import distributed_brief
 from .gpu import gpu_summaries
 
 MAX_SPAN_ROWS = 500
@@ -53,6 +54,7 @@ def summary(
     answer["execution_summary"] = execution_summary(
         [b for b in analysis.breakdowns if selected in (None, b.rank)]
     )
+    answer["distributed"] = distributed_brief(analysis, len(ranks), selected)
     return answer
 
 

@@ -43,6 +43,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "/summary": {"run": "ddp_traced", "rank": "0"},
     "/findings": {"run": "ddp_traced"},
     "/breakdown": {"run": "ddp_traced", "rank": "1"},
+    "/distributed": {"run": "ddp_traced", "rank": "1"},
     "/operators": {"run": "ddp_traced", "rank": "0", "group_by": "name", "limit": "5"},
     "/kernels": {
         "run": "ddp_traced",

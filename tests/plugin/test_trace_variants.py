@@ -132,6 +132,7 @@ def _run_routes(answers: Answers, run: str, baseline: str) -> dict[str, Any]:
     seen["findings"] = get("findings", run=run)
     for rank in rank_args:
         seen.setdefault("breakdown", get("breakdown", run=run, rank=rank))
+        seen.setdefault("distributed", get("distributed", run=run, rank=rank))
         for group_by in ("name", "input_dims"):
             seen.setdefault("operators", get("operators", run=run, rank=rank, group_by=group_by,
                                              limit=5))  # fmt: skip
@@ -226,7 +227,8 @@ def test_every_route_answers_every_variant(client, base, variant):
     status, summary = seen["summary"]
     if variant == "empty_events":
         # nothing to show: the routes of the run's traces say the trace holds no events
-        for route in ("summary", "findings", "breakdown", "kernels", "timeline/meta"):
+        for route in ("summary", "findings", "breakdown", "distributed", "kernels",
+                      "timeline/meta"):  # fmt: skip
             status, body = seen[route]
             assert status == 404 and "holds no events" in body["error"]["message"], route
         return
@@ -324,8 +326,8 @@ def test_ranks_agree_between_runs_and_the_timeline(logdir):
     assert timeline == [1]
     assert [r["rank"] for r in summary["ranks"]] == timeline
     assert listed() == timeline
-    for route in ("summary", "breakdown", "operators", "kernels", "memory", "gpu", "modules",
-                  "python"):  # fmt: skip
+    for route in ("summary", "breakdown", "distributed", "operators", "kernels", "memory", "gpu",
+                  "modules", "python"):  # fmt: skip
         status, body = answers.get(route, run=run, rank=0)
         assert status == 400 and "ranks: [1]" in body["error"]["message"], (route, body)
         assert answers.get(route, run=run, rank=1)[0] == 200, route

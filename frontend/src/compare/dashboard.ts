@@ -1,6 +1,7 @@
 // The Compare tab: a baseline and a candidate run (hash keys `base`, `cand`), the step-time
-// verdict, category deltas, operator / kernel / module delta tables, memory, GPU and balance
-// side by side, the findings that appeared or disappeared, and links into each run's Timeline.
+// verdict, category deltas, operator / kernel / module delta tables, the collectives'
+// bandwidths, memory, GPU and balance side by side, the findings that appeared or disappeared,
+// and links into each run's Timeline.
 
 import { ApiError, fetchRuns } from "../base/api";
 import type { Dashboard, NavigationParams } from "../base/dashboard";
@@ -8,6 +9,7 @@ import { h } from "../base/dom";
 import { formatCount, formatDuration } from "../base/format";
 import { readHash, updateHash } from "../base/hashState";
 import { fetchCompare } from "./api";
+import { collectiveDeltaTable } from "./collectives";
 import { categoryDeltaChart } from "./deltaChart";
 import { deltaTable } from "./deltaTable";
 import { balanceTable, metricsTable } from "./metrics";
@@ -237,6 +239,13 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
         extra: [{ key: "phase", label: "phase", numeric: false, value: (r) => r.phase }],
       }),
     ),
+    answer.collectives.length
+      ? section(
+          "Collectives",
+          "compare-collectives",
+          collectiveDeltaTable(answer.collectives, answer.collectives_total),
+        )
+      : null,
     section(
       "Memory",
       "compare-memory",

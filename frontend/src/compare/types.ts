@@ -57,6 +57,17 @@ export interface Side {
   delta: number | null;
 }
 
+/** A collective kind and process group in both runs (bandwidths in bytes per second). */
+export interface CollectiveDelta {
+  name: string;
+  group: string | null;
+  status: DeltaStatus;
+  calls: { baseline: number | null; candidate: number | null };
+  mean_ns: Side;
+  algo_bandwidth: Side;
+  bus_bandwidth: Side;
+}
+
 export interface BriefFinding {
   key: string;
   kind: string;
@@ -86,6 +97,8 @@ export interface CompareAnswer {
   operators_total: number;
   kernels_total: number;
   modules_total: number;
+  collectives: CollectiveDelta[];
+  collectives_total: number;
   memory: Record<string, Side>;
   gpu: Record<string, Side>;
   balance: {

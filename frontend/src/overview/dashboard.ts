@@ -6,9 +6,10 @@ import { fetchBreakdown, fetchFindings } from "../panels/api";
 import { fetchKernels } from "../kernels/api";
 import { fetchOperators } from "../operators/api";
 import { breakdownChart } from "../panels/breakdown";
+import { collectivesTable, rankSplitBars, splitLegend } from "../panels/distributed";
 import { findingsPanel, TAB_LABELS } from "../panels/findings";
 import { gpuSummaryPanel } from "../panels/gpuSummary";
-import type { BreakdownAnswer, Finding } from "../panels/types";
+import type { BreakdownAnswer, DistributedBrief, Finding } from "../panels/types";
 import type { KernelsAnswer } from "../kernels/types";
 import type { OperatorsAnswer } from "../operators/types";
 import { fetchSummary } from "./api";
@@ -302,6 +303,28 @@ function topPanel(
   );
 }
 
+/** For a run of several ranks or with collectives: per rank computation and communication,
+ * and the collectives, with a way to the Distributed tab. */
+function distributedPanel(
+  brief: DistributedBrief | null,
+  navigate: (tab: string, params: NavigationParams) => void,
+): HTMLElement | null {
+  if (brief === null) return null;
+  const open = h("button", { type: "button", "data-testid": "open-distributed" }, "Open the Distributed tab");
+  open.addEventListener("click", () => navigate("distributed", {}));
+  const rows = [...brief.collectives, ...brief.point_to_point];
+  return h(
+    "section",
+    { class: "panel", "data-testid": "overview-distributed" },
+    h("h2", {}, "Distributed"),
+    brief.ranks.length
+      ? h("div", {}, splitLegend(), ...rankSplitBars(brief.ranks, "overview-distributed-ranks"))
+      : h("p", { class: "muted" }, "No traced steps to split into computation and communication."),
+    rows.length ? collectivesTable(rows, "overview-collectives") : null,
+    open,
+  );
+}
+
 /** One row per rank (a table and a line each), or with many ranks the rank × step heatmap. */
 function rankPanels(summary: Summary, heatmap: RankHeatmapPanel | null): (HTMLElement | null)[] {
   if (heatmap) return [heatmap.element];
@@ -385,6 +408,7 @@ function renderOverview(
       h("h3", {}, "Execution summary (mean per step)"),
       executionTable(summary.execution_summary),
     ),
+    distributedPanel(summary.distributed, navigate),
     ...rankPanels(summary, heatmap),
     section("Spans", spanTable(summary)),
     compilePanel(summary.ranks),

@@ -2,6 +2,7 @@
 
 import type { RunStatus } from "../base/types";
 import type { GpuSummary } from "../panels/gpuSummary";
+import type { DistributedBrief } from "../panels/types";
 
 export interface StepTimeStats {
   mean: number;
@@ -97,5 +98,8 @@ export interface Summary {
   empty_view: string | null;
   gpus: GpuSummary[];
   execution_summary: RankExecution[];
+  /** Per rank computation and communication, per collective bytes and bandwidth; null for a
+   * run of one rank without collectives. */
+  distributed: DistributedBrief | null;
   warnings: string[];
 }

@@ -41,3 +41,32 @@ export interface BreakdownAnswer {
   categories: string[];
   ranks: { rank: number; steps: StepBreakdown[] }[];
 }
+
+/** A rank's (or step's) time split of the distributed view (docs/HTTP_API.md, distributed). */
+export interface RankSplit {
+  rank: number;
+  computation_ns: number;
+  overlap_ns: number;
+  exposed_ns: number;
+  other_ns: number;
+}
+
+/** A collective kind and process group, across ranks (bandwidths in bytes per second). */
+export interface CollectiveBrief {
+  name: string;
+  group: string | null;
+  calls: number;
+  bytes: number | null;
+  total_ns: number;
+  mean_ns: number;
+  algo_bandwidth: number | null;
+  bus_bandwidth: number | null;
+  slowest_rank: number;
+}
+
+/** The summary's `distributed`: null for a run of one rank without collectives. */
+export interface DistributedBrief {
+  ranks: RankSplit[];
+  collectives: CollectiveBrief[];
+  point_to_point: CollectiveBrief[];
+}
