@@ -200,3 +200,36 @@ def test_the_operator_table_follows_the_chosen_steps(page, tensorboard_server):
     expect(panel.get_by_test_id("operator-memory-caption")).to_contain_text("chosen steps")
     expect(allocated).to_have_attribute("data-value", str(1024**2))
     expect(ones.locator('td[data-column="calls"]')).to_have_attribute("data-value", "1")
+
+
+@pytest.mark.parametrize(
+    "tensorboard_server", [_trace_memory_logdir], ids=["trace_memory"], indirect=True
+)
+def test_dragging_across_the_step_curves_picks_the_operator_tables_steps(page, tensorboard_server):
+    """A drag across the middle of the per-step chart narrows the operator table to the steps
+    under it: the selects say which, and aten::ones' allocations are one 1 MiB per step."""
+    plugin = open_tab(page, tensorboard_server, "leak", "memory")
+    panel = plugin.get_by_test_id("operator-memory")
+    expect(panel.get_by_test_id("operator-memory-caption")).to_contain_text("whole trace")
+    area = plugin.get_by_test_id("memory-step-chart").locator("rect.chart-hover")
+    box = area.bounding_box()
+    assert box is not None
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + box["width"] * 0.3, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * 0.6, y, steps=5)
+    page.mouse.up()
+    expect(panel.get_by_test_id("operator-memory-caption")).to_contain_text("chosen steps")
+    expect(plugin.locator("[data-testid=memory-step-chart] rect.chart-range")).to_be_visible()
+    first = panel.get_by_test_id("operator-memory-from")
+    last = panel.get_by_test_id("operator-memory-to")
+    steps = [
+        int(s.removeprefix("step "))
+        for s in (first.evaluate("s => s.selectedOptions[0].text"),
+                  last.evaluate("s => s.selectedOptions[0].text"))
+    ]  # fmt: skip
+    assert 0 < steps[1] - steps[0] < 30, steps
+    ones = panel.locator('[data-testid=operator-memory-row][data-name="aten::ones"]')
+    expect(ones.locator('td[data-column="allocation_bytes"]')).to_have_attribute(
+        "data-value", str((steps[1] - steps[0] + 1) * 1024**2)
+    )

@@ -1,5 +1,6 @@
 // A small SVG line chart: shared x axis, one line per series, legend, and a hover tooltip that
-// lists every series' value at the nearest x. Redrawn at the container's width on resize.
+// lists every series' value at the nearest x; optionally a range picked by dragging across it.
+// Redrawn at the container's width on resize.
 
 import { h, svg } from "./dom";
 
@@ -26,6 +27,8 @@ export interface LineChartOptions {
   /** x positions marked by thin vertical lines (e.g. step boundaries). */
   markers?: readonly number[];
   markerLabel?: string;
+  /** Called with the x range (ascending) the user dragged across; the range stays shaded. */
+  onRangeSelect?: (from: number, to: number) => void;
 }
 
 const MARGIN = { top: 10, right: 16, bottom: 38, left: 68 };
@@ -199,7 +202,15 @@ function drawPlot(options: LineChartOptions, width: number, tooltip: HTMLElement
     height: plotHeight,
     class: "chart-hover",
   });
-  root.append(guide, markers, hoverArea);
+  const picked = svg("rect", { class: "chart-range", y: MARGIN.top, height: plotHeight, visibility: "hidden" });
+  root.append(picked, guide, markers, hoverArea);
+  if (options.onRangeSelect) {
+    pickRange(hoverArea, picked, (clientX) => {
+      const left = root.getBoundingClientRect().left;
+      const offset = Math.min(Math.max(clientX - left - MARGIN.left, 0), plotWidth);
+      return { px: MARGIN.left + offset, x: xAxis.min + (offset / plotWidth) * (xAxis.max - xAxis.min) };
+    }, options.onRangeSelect);
+  }
 
   const hide = (): void => {
     guide.setAttribute("visibility", "hidden");
@@ -246,6 +257,38 @@ function drawPlot(options: LineChartOptions, width: number, tooltip: HTMLElement
     tooltip.style.top = `${MARGIN.top}px`;
   });
   return root;
+}
+
+/** Dragging across `area` shades `picked` and reports the x range on release (a click, under
+ * 3 px of drag, picks nothing). */
+function pickRange(
+  area: SVGElement,
+  picked: SVGElement,
+  at: (clientX: number) => { px: number; x: number },
+  onRange: (from: number, to: number) => void,
+): void {
+  let start: { px: number; x: number } | null = null;
+  const shade = (a: number, b: number): void => {
+    picked.setAttribute("x", Math.min(a, b).toFixed(1));
+    picked.setAttribute("width", Math.abs(b - a).toFixed(1));
+    picked.setAttribute("visibility", "visible");
+  };
+  area.addEventListener("pointerdown", (event: PointerEvent) => {
+    start = at(event.clientX);
+    area.setPointerCapture?.(event.pointerId);
+  });
+  area.addEventListener("pointermove", (event: PointerEvent) => {
+    if (start !== null) shade(start.px, at(event.clientX).px);
+  });
+  area.addEventListener("pointerup", (event: PointerEvent) => {
+    if (start === null) return;
+    const end = at(event.clientX);
+    const from = start;
+    start = null;
+    if (Math.abs(end.px - from.px) < 3) return;
+    shade(from.px, end.px);
+    onRange(Math.min(from.x, end.x), Math.max(from.x, end.x));
+  });
 }
 
 export function lineChart(options: LineChartOptions): HTMLElement {

@@ -99,7 +99,7 @@ function memorySeries(ranks: readonly RankMemory[], by: "steps" | "t_ns"): LineS
   return out;
 }
 
-function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
+function memoryCharts(answer: MemoryAnswer, onSteps: (from: number, to: number) => void): HTMLElement[] {
   const ranks = answer.ranks;
   if (ranks.length === 0) {
     return [
@@ -148,6 +148,7 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
     formatY: formatMemory,
     yTickFormat: memoryTickFormat,
     testId: "memory-step-chart",
+    onRangeSelect: onSteps,
   });
   const byTime = lineChart({
     series: memorySeries(charted, "t_ns"),
@@ -159,7 +160,15 @@ function memoryCharts(answer: MemoryAnswer): HTMLElement[] {
     testId: "memory-time-chart",
   });
   return [
-    section("Memory per step", "memory-steps", source, chartedNote, bySteps, note),
+    section(
+      "Memory per step",
+      "memory-steps",
+      source,
+      chartedNote,
+      bySteps,
+      note,
+      h("p", { class: "muted" }, "Drag across the chart to see what each operator allocated in those steps (Memory by operator, below)."),
+    ),
     section("Memory over time", "memory-time", byTime),
   ];
 }
@@ -440,14 +449,15 @@ function renderMemory(
           ),
         )
       : null;
+  const operators = operatorMemoryPanel(answer, signal);
   return h(
     "div",
     { class: "memory", "data-testid": "memory" },
     warningsPanel(answer.warnings),
     findingsPanel(answer.findings, navigate),
-    ...memoryCharts(answer),
+    ...memoryCharts(answer, (from, to) => operators.showSteps(from, to)),
     table,
-    operatorMemoryPanel(answer, signal),
+    operators.element,
     snapshotsPanel(answer.run, answer.snapshots, chosenSnapshot, signal),
   );
 }

@@ -1,5 +1,6 @@
 // The Memory tab's per-operator table (route memory/operators): what each operator allocated
-// and freed on one device, over a range of steps picked beside the memory curves.
+// and freed on one device, over a range of steps picked in its selects or by dragging across
+// the per-step memory curves.
 
 import { h } from "../base/dom";
 import { formatCount, formatMemory } from "../base/format";
@@ -59,8 +60,14 @@ function absolute(origin: string, t: number): string {
   return (BigInt(origin) + BigInt(Math.round(t))).toString();
 }
 
+export interface OperatorMemoryPanel {
+  element: HTMLElement;
+  /** Narrow the table to the steps from `from` to `to` (the x range dragged on a chart). */
+  showSteps: (from: number, to: number) => void;
+}
+
 /** The panel; it stays hidden for a run whose traces hold no memory events. */
-export function operatorMemoryPanel(answer: MemoryAnswer, signal: AbortSignal): HTMLElement {
+export function operatorMemoryPanel(answer: MemoryAnswer, signal: AbortSignal): OperatorMemoryPanel {
   const panel = h(
     "section",
     { class: "panel", "data-testid": "operator-memory", hidden: true },
@@ -125,6 +132,14 @@ export function operatorMemoryPanel(answer: MemoryAnswer, signal: AbortSignal): 
     }
   };
   for (const control of [device, from, to]) control.addEventListener("change", () => void load());
+  const showSteps = (first: number, last: number): void => {
+    const inside = ends.flatMap((e, i) => (e.step >= Math.ceil(first) && e.step <= Math.floor(last) ? [i] : []));
+    const [a, b] = [inside[0], inside.at(-1)];
+    if (a === undefined || b === undefined) return;
+    from.value = String(a);
+    to.value = String(b);
+    void load();
+  };
   panel.append(
     h(
       "div",
@@ -136,5 +151,5 @@ export function operatorMemoryPanel(answer: MemoryAnswer, signal: AbortSignal): 
     body,
   );
   void load();
-  return panel;
+  return { element: panel, showSteps };
 }
