@@ -116,6 +116,7 @@ class Finding:
     time_range_ns: list[str] | None = None  # [start, end] as decimal strings
     scope: str = ""  # what `key` distinguishes within the kind (an op name, a rank)
     schema_version: int = SCHEMA_VERSION
+    explained_by: str | None = None  # the key of the finding whose cause this is a symptom of
 
     @property
     def key(self) -> str:
@@ -357,6 +358,15 @@ def hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     return out
 
 
+def steps_text(steps: list[int], shown: int = 3) -> str:
+    """Steps named in a title, the most telling first: "step 45", "steps 45, 12 and 3 more"."""
+    if len(steps) == 1:
+        return f"step {steps[0]}"
+    named = ", ".join(str(s) for s in steps[:shown])
+    rest = len(steps) - shown
+    return f"steps {named}{f' and {rest} more' if rest > 0 else ''}"
+
+
 def _steady_durations(
     inputs: AnalysisInputs, rank: int, t: Thresholds, min_steps: int
 ) -> tuple[pd.DataFrame, np.ndarray] | None:
@@ -385,10 +395,14 @@ def step_outlier(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             continue
         worst = slow[np.argmax(duration[slow])]
         step_numbers = steps["step"].to_numpy()
+        named = [int(step_numbers[worst])] + [
+            int(step_numbers[i]) for i in slow[np.argsort(-duration[slow], kind="stable")]
+            if i != worst
+        ]  # fmt: skip
         out.append(Finding(
             "step_outlier", "warning",
-            f"Rank {rank}: {len(slow)} step(s) took up to {duration[worst] / median:.1f}x the "
-            "median step time",
+            f"Rank {rank}: {steps_text(named)} took {'up to ' * (len(slow) > 1)}"
+            f"{duration[worst] / median:.1f}x the median step time",
             evidence(worst_step_time=(int(duration[worst]), "ns"),
                       median_step_time=(int(median), "ns"),
                       worst_ratio=(float(duration[worst] / median), "x"),

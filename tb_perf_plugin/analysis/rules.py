@@ -44,18 +44,53 @@ _RANK_SCOPE = re.compile(r"^(?P<subject>.*)rank\d+$")
 
 
 def find_all(inputs: AnalysisInputs, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> list[Finding]:
-    """Every rule's findings, most severe first; per-rank findings shared by many ranks
-    collapsed (`collapse_across_ranks`)."""
-    findings = collapse_across_ranks([f for rule in RULES for f in rule(inputs, thresholds)])
+    """Every rule's findings, most severe first; per-rank findings shared by many ranks, or
+    by every rank, collapsed (`collapse_across_ranks`); symptoms marked with their cause
+    (`explain`)."""
+    found = [f for rule in RULES for f in rule(inputs, thresholds)]
+    findings = explain(collapse_across_ranks(found, world=len(_ranks(inputs))))
     return sorted(findings, key=lambda f: -SEVERITIES.index(f.severity))
 
 
-def collapse_across_ranks(findings: list[Finding], limit: int = MAX_RANKS_APART) -> list[Finding]:
+def _ranks(inputs: AnalysisInputs) -> set[int]:
+    """The ranks the rules saw any step of."""
+    return set(inputs.step_times) | {b.rank for b in inputs.breakdowns}
+
+
+# symptom kind -> (cause kind, whether the cause must be on the symptom's own rank): rank 0's
+# wait in collectives is the straggler's (another rank); an idle GPU whose host waits for data
+# is data loading's (the same rank)
+_EXPLAINED_BY = {"communication": ("straggler", False), "host_bound": ("data_loading", True)}
+
+
+def explain(findings: list[Finding]) -> list[Finding]:
+    """Each symptom whose cause was found too gets `explained_by` the cause's key: the views
+    fold it under its cause rather than show a second fix for the same time."""
+    out = []
+    for finding in findings:
+        cause_kind, same_rank = _EXPLAINED_BY.get(finding.kind, (None, False))
+        cause = next(
+            (
+                f for f in findings
+                if f.kind == cause_kind
+                and (set(f.ranks) & set(finding.ranks) if same_rank
+                     else not set(finding.ranks) <= set(f.ranks))
+            ),
+            None,
+        )  # fmt: skip
+        out.append(finding if cause is None else replace(finding, explained_by=cause.key))
+    return out
+
+
+def collapse_across_ranks(
+    findings: list[Finding], limit: int = MAX_RANKS_APART, world: int | None = None
+) -> list[Finding]:
     """One finding for each kind and subject (an operator, MFU) found on more than `limit`
-    ranks: a job-wide cause, such as a checkpoint slowing one step on all 256 ranks, is one
-    finding that names the ranks, not 256 that bury the rest. Its key ends in `ranks`
-    (`step_outlier:ranks`); it shows the worst rank's finding (the highest severity, then the
-    lowest rank) with the ranks and the union of the steps."""
+    ranks, or on every one of the `world` ranks (two or more): a job-wide cause, such as a
+    checkpoint slowing one step on all 256 ranks, or one data-loading problem on both ranks of
+    a pair, is one finding that names the ranks, not one per rank that bury the rest. Its key
+    ends in `ranks` (`step_outlier:ranks`); it shows the worst rank's finding (the highest
+    severity, then the lowest rank) with the ranks and the union of the steps."""
     groups: dict[tuple[str, str], list[Finding]] = {}
     for finding in findings:
         match = _RANK_SCOPE.match(finding.scope)
@@ -63,7 +98,8 @@ def collapse_across_ranks(findings: list[Finding], limit: int = MAX_RANKS_APART)
             groups.setdefault((finding.kind, match["subject"]), []).append(finding)
     merged: dict[int, Finding | None] = {}  # id of a member -> its group's finding, once
     for (_, subject), members in groups.items():
-        if len(members) <= limit:
+        everywhere = world is not None and world >= 2 and len(members) == world
+        if len(members) <= limit and not everywhere:
             continue
         worst = max(members, key=lambda f: (SEVERITIES.index(f.severity), -f.ranks[0]))
         ranks = sorted(f.ranks[0] for f in members)
@@ -77,7 +113,11 @@ def collapse_across_ranks(findings: list[Finding], limit: int = MAX_RANKS_APART)
         merged.update((id(f), None) for f in members)
         merged[id(members[0])] = replace(
             worst, view=view,
-            title=f"{worst.title} — and on {others} other rank{'s' * (others > 1)}",
+            title=(
+                f"{worst.title} — on all {len(members)} ranks"
+                if everywhere
+                else f"{worst.title} — and on {others} other rank{'s' * (others > 1)}"
+            ),
             evidence={**worst.evidence, "ranks_affected": {"value": len(members), "unit": "ranks"}},
             ranks=ranks, steps=steps, scope=f"{subject}ranks",
         )  # fmt: skip

@@ -4,6 +4,8 @@ Kernels tabs, in the real TensorBoard UI on the sample runs."""
 from __future__ import annotations
 
 import re
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +13,7 @@ pytest.importorskip("playwright.sync_api", reason="the playwright Python package
 from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
 
 PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
+PLANTED = Path(__file__).resolve().parents[1] / "fixtures" / "planted"
 
 
 def open_run(page: Page, server, run: str) -> FrameLocator:
@@ -116,3 +119,30 @@ def test_modules_tab_explains_how_to_get_the_module_tree(page, tensorboard_serve
     plugin = open_run(page, tensorboard_server, "ddp_traced")
     plugin.get_by_test_id("tab-modules").click()
     expect(plugin.get_by_test_id("modules")).to_contain_text("with_stack=True")
+
+
+def _straggler_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The recorded planted straggler pair (tests/fixtures/planted/straggler)."""
+    logdir = tmp_path_factory.mktemp("straggler_logdir")
+    shutil.copytree(PLANTED / "straggler", logdir / "straggler")
+    return logdir
+
+
+@pytest.mark.parametrize(
+    "tensorboard_server", [_straggler_logdir], ids=["straggler"], indirect=True
+)
+def test_the_others_communication_wait_is_folded_under_the_straggler(page, tensorboard_server):
+    found = tensorboard_server.get_json("findings?run=straggler")["findings"]
+    (straggler,) = [f for f in found if f["kind"] == "straggler"]
+    (wait,) = [f for f in found if f["kind"] == "communication"]
+    assert wait["explained_by"] == straggler["key"]
+    plugin = open_run(page, tensorboard_server, "straggler")
+    top = plugin.locator("[data-testid=findings] > [data-testid=finding]")
+    expect(top).to_have_count(len(found) - 1)
+    card = plugin.locator(f'[data-testid=finding][data-key="{straggler["key"]}"]')
+    folded = card.get_by_test_id("finding-symptoms")
+    expect(folded).to_contain_text("1 finding this explains")
+    symptom = folded.locator('[data-testid=finding][data-kind="communication"]')
+    expect(symptom).not_to_be_visible()
+    folded.locator("summary").click()
+    expect(symptom).to_contain_text(wait["title"])

@@ -158,7 +158,10 @@ def test_resnet_samples_data_loading(resnet_logdir, make_client):
 def test_cpu_training_over_gloo_waits_on_communication(make_client):
     found = findings(make_client(SAMPLE_RUNS), "ddp_traced")
     communication = [f for f in found if f["kind"] == "communication"]
-    assert [f["ranks"] for f in communication] == [[0], [1]]
+    # the same on both ranks of the pair: one finding that names them
+    assert [f["ranks"] for f in communication] == [[0, 1]]
+    assert communication[0]["title"].endswith(" — on all 2 ranks")
+    assert communication[0]["key"] == "communication:ranks"
     # the profiler's own window start/stop steps are not reported as outliers
     assert not [f for f in found if f["kind"] == "step_outlier"]
 

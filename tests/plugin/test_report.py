@@ -39,7 +39,7 @@ def test_slow_data_report_holds_the_services_findings_and_numbers(slow_data):
         findings = views.findings.findings(service, "ddp_slow_data", wait_s=None)["findings"]
     finally:
         service.close()
-    assert [f["kind"] for f in findings] == ["data_loading", "data_loading"]
+    assert [(f["kind"], f["ranks"]) for f in findings] == [("data_loading", [0, 1])]
     for finding in findings:
         assert html.escape(finding["title"]) in page
         assert html.escape(finding["recommendation"]) in page

@@ -1,5 +1,6 @@
 // The findings panel: most severe first, each with its evidence, what to change, and a link to
-// the view that shows it. All text from the server is set as text, never as HTML.
+// the view that shows it; a symptom whose cause was found too is folded under that cause. All
+// text from the server is set as text, never as HTML.
 
 import type { NavigationParams } from "../base/dashboard";
 import { h } from "../base/dom";
@@ -17,6 +18,7 @@ export const TAB_LABELS: Record<string, string> = {
   modules: "Modules",
   python: "Python",
   tasks: "Tasks",
+  distributed: "Distributed",
 };
 
 function evidenceValue(value: number | string, unit: string): string {
@@ -35,6 +37,7 @@ function evidenceValue(value: number | string, unit: string): string {
 function findingItem(
   finding: Finding,
   navigate: (tab: string, params: NavigationParams) => void,
+  symptoms: readonly Finding[] = [],
 ): HTMLElement {
   const tab = finding.view.tab;
   const link = h(
@@ -64,6 +67,14 @@ function findingItem(
     h("ul", { class: "finding-evidence" }, ...evidence),
     h("p", { class: "finding-fix" }, finding.recommendation),
     link,
+    symptoms.length === 0
+      ? null
+      : h(
+          "details",
+          { class: "finding-symptoms", "data-testid": "finding-symptoms" },
+          h("summary", {}, `${symptoms.length === 1 ? "1 finding" : `${symptoms.length} findings`} this explains`),
+          h("ol", { class: "findings" }, ...symptoms.map((f) => findingItem(f, navigate))),
+        ),
   );
 }
 
@@ -71,6 +82,7 @@ export function findingsPanel(
   findings: readonly Finding[],
   navigate: (tab: string, params: NavigationParams) => void,
 ): HTMLElement {
+  const keys = new Set(findings.map((f) => f.key));
   const body =
     findings.length === 0
       ? h(
@@ -81,7 +93,9 @@ export function findingsPanel(
       : h(
           "ol",
           { class: "findings", "data-testid": "findings" },
-          ...findings.map((f) => findingItem(f, navigate)),
+          ...findings
+            .filter((f) => !f.explained_by || !keys.has(f.explained_by))
+            .map((f) => findingItem(f, navigate, findings.filter((s) => s.explained_by === f.key))),
         );
   return h("section", { class: "panel" }, h("h2", {}, "Findings"), body);
 }

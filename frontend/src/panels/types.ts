@@ -19,6 +19,8 @@ export interface Finding {
   steps: number[];
   time_range_ns: [string, string] | null;
   schema_version: number;
+  /** The key of the finding whose cause this one is a symptom of; null when none is. */
+  explained_by: string | null;
 }
 
 export interface FindingsAnswer {
