@@ -187,6 +187,18 @@ def test_demo_pair_headline_parts_agree_with_the_median(capsys):
     assert_parts_add_up(body)
 
 
+def test_recompiling_baseline_outliers_do_not_flip_the_main_change(capsys):
+    """ddp_compiled's recompiling steps make its mean forward time large; the mean-based
+    headline read "3.51× slower per step ..., mostly forward −27 ms" (issue 21)."""
+    compiled, slow = str(SAMPLE_RUNS / "ddp_compiled"), str(SAMPLE_RUNS / "ddp_slow_data")
+    assert main(["diff", compiled, slow, "--format", "json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    headline = body["step_time"]["headline"]
+    assert headline.startswith("candidate is 3.51× slower per step")
+    assert headline.endswith("median step +20 ms, mostly data +20 ms")
+    assert_parts_add_up(body)
+
+
 # --- the shared V100 pair -------------------------------------------------------------------
 
 
