@@ -19,6 +19,7 @@ from .analysis.operators import OPERATOR_TIMES
 from .store import RunStore
 from .text import (
     MEMORY_ORDER,
+    diff_parts,
     evidence_text,
     mean_step_time,
     memory_line,
@@ -481,10 +482,11 @@ def _compare_html(body: dict[str, Any]) -> str:
             ],
         )
     )  # fmt: skip
-    if body["categories"]:
-        ranked = sorted(body["categories"], key=lambda c: -abs(c["delta_ns"]))
+    parts, statistic = diff_parts(body)
+    if parts:
+        ranked = sorted(parts, key=lambda c: -abs(c["delta_ns"]))
         out.append(
-            f'<p class="muted">mean time per step by {_e(body["category_source"])}, candidate '
+            f'<p class="muted">{_e(statistic)}, by {_e(body["category_source"])}: candidate '
             "minus baseline</p>" + delta_bars_svg([(c["category"], c["delta_ns"]) for c in ranked])
         )
     header = ["name", "status", "baseline ms", "candidate ms", "delta ms"]

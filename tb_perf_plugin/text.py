@@ -535,6 +535,14 @@ def _side_text(name: str, side: dict[str, Any], unit: str) -> str | None:
     return f"{name}: {values[0]} -> {values[1]}"
 
 
+def diff_parts(body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+    """The category rows a diff report shows and what they are: the median step's parts
+    (`attribution`, adding up to the median difference), else the means per step."""
+    if body.get("attribution"):
+        return body["attribution"], "median step, adds up to the median difference"
+    return body["categories"], "mean per step"
+
+
 def format_diff(body: dict[str, Any], fmt: str, limit: int = 10) -> str:
     """The diff report: `body` is the compare route's answer (docs/DIFF.md)."""
     if fmt == "json":
@@ -555,11 +563,12 @@ def format_diff(body: dict[str, Any], fmt: str, limit: int = 10) -> str:
     ]  # fmt: skip
     if body["ranks"]["note"]:
         parts.append(f"note: {body['ranks']['note']}")
-    if body["categories"]:
+    parts_rows, statistic = diff_parts(body)
+    if parts_rows:
         rows = [[c["category"], _ms(c["baseline_ns"]), _ms(c["candidate_ns"]),
-                 _delta_ms(c["delta_ns"])] for c in body["categories"]]  # fmt: skip
+                 _delta_ms(c["delta_ns"])] for c in parts_rows]  # fmt: skip
         columns = ["category", "baseline ms", "candidate ms", "delta ms"]
-        title = f"{head}categories (mean per step, {body['category_source']})"
+        title = f"{head}categories ({statistic}, {body['category_source']})"
         parts.append(title + "\n\n" + table(columns, rows))
     header = ["name", "status", "baseline ms", "candidate ms", "delta ms"]
     for section, key in (("operators", "name"), ("kernels", "short_name"), ("modules", "path")):

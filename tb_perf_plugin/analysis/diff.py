@@ -33,6 +33,7 @@ CATEGORY_NAMES = {
     "cpu": "CPU ops",
     "idle": "idle",
 }
+REST = "(other)"  # the part of a step no category or top-level span covers
 
 
 @dataclass
@@ -44,6 +45,8 @@ class RunFacts:
     step_times: dict[int, dict[int, int]]  # rank -> step -> step time
     categories: dict[str, float] = field(default_factory=dict)
     category_source: str | None = None  # "breakdown" or "spans" (MyTimer top-level spans)
+    # rank -> step -> category (or top-level span name) -> ns: the same source, per step
+    step_parts: dict[int, dict[int, dict[str, float]]] = field(default_factory=dict)
     traced_steps: float = 1.0  # steps the trace tables cover, per rank (per-step divisor)
     # name, calls, total_ns, annotation (ProfilerStep#N, record_function, MyTimer: not diffed)
     operators: list[dict[str, Any]] = field(default_factory=list)
@@ -144,29 +147,113 @@ def _ms(ns: float) -> str:
     return f"{sign}{abs(ns) / 1e6:.0f} ms" if abs(ns) >= 1e6 else f"{sign}{abs(ns) / 1e3:.0f} µs"
 
 
-def headline(step: dict[str, Any], categories: list[dict[str, Any]], source: str | None) -> str:
+def _slowest_ranks(facts: RunFacts) -> dict[int, tuple[int, int]]:
+    """Step -> (step time, the rank that set it): the slowest rank (the lowest of equals)."""
+    out: dict[int, tuple[int, int]] = {}
+    for rank in sorted(facts.step_times):
+        for step, ns in facts.step_times[rank].items():
+            if step not in out or ns > out[step][0]:
+                out[step] = (ns, rank)
+    return out
+
+
+def _parts_of(facts: RunFacts, rank: int, step: int, ns: float) -> dict[str, float] | None:
+    """The step's parts on `rank` with the rest of its time as REST (they sum to `ns`);
+    None when the source does not cover that step."""
+    parts = facts.step_parts.get(rank, {}).get(step)
+    if parts is None:
+        return None
+    out = dict(parts)
+    out[REST] = out.get(REST, 0.0) + ns - sum(parts.values())
+    return out
+
+
+def median_step_parts(facts: RunFacts) -> dict[str, float] | None:
+    """The run's median step split into parts, adding up to its median step time.
+
+    The steps ordered by time (then number): the middle one, or the mean of the two middle
+    ones, whose mean time is the median. A step's parts are the slowest rank's categories (or
+    top-level spans) in that step, and REST for the time they leave. A middle step the source
+    does not cover (outside the traced windows) is stood in for by the covered step nearest in
+    time, its parts scaled to the middle step's time. None when no step is covered.
+    """
+    slowest = _slowest_ranks(facts)
+    if not slowest or not facts.step_parts:
+        return None
+    order = sorted(slowest, key=lambda s: (slowest[s][0], s))
+    covered = {s: p for s in order if (p := _parts_of(facts, slowest[s][1], s, slowest[s][0]))}
+    if not covered:
+        return None
+    middle = {order[(len(order) - 1) // 2], order[len(order) // 2]}
+    total: dict[str, float] = {}
+    for step in sorted(middle):
+        ns = slowest[step][0]
+        stand_in = min(covered, key=lambda s: (abs(slowest[s][0] - ns), s))
+        scale = ns / slowest[stand_in][0] if slowest[stand_in][0] else 0.0
+        for name, part in covered[stand_in].items():
+            total[name] = total.get(name, 0.0) + part * scale / len(middle)
+    return total
+
+
+def attribute(baseline: RunFacts, candidate: RunFacts) -> list[dict[str, Any]]:
+    """The median difference, part by part: `{category, baseline_ns, candidate_ns, delta_ns}`
+    of each run's median step (`median_step_parts`); the deltas add up to the difference of
+    the medians (REST left out where it is 0 in both). Empty when the runs' sources differ or
+    either has no covered step."""
+    if baseline.category_source != candidate.category_source:
+        return []
+    old, new = median_step_parts(baseline), median_step_parts(candidate)
+    if old is None or new is None:
+        return []
+    names = [n for n in dict.fromkeys([*old, *new]) if n != REST] + [REST]
+    rows = []
+    for name in names:
+        b, c = old.get(name, 0.0), new.get(name, 0.0)
+        if name == REST and round(b) == 0 and round(c) == 0:
+            continue  # the parts cover both median steps
+        rows.append({"category": name, "baseline_ns": round(b), "candidate_ns": round(c),
+                     "delta_ns": round(c - b)})  # fmt: skip
+    return rows
+
+
+def _part_name(name: str, source: str | None) -> str:
+    return CATEGORY_NAMES.get(name, name) if source == "breakdown" else name
+
+
+def _change(delta_ns: int, parts: list[dict[str, Any]], source: str | None) -> str:
+    """ ", median step −19 ms, mostly data −16 ms": the median difference and its largest part
+    in the same direction, and what the other parts add when that part exceeds the whole by
+    5 % or more."""
+    text = f", median step {_ms(delta_ns)}"
+    same = [p for p in parts if p["delta_ns"] * delta_ns > 0]
+    if not same:
+        return text
+    top = max(same, key=lambda p: (abs(p["delta_ns"]), p["category"] != REST))
+    text += f", mostly {_part_name(top['category'], source)} {_ms(top['delta_ns'])}"
+    rest = delta_ns - top["delta_ns"]
+    if rest * delta_ns < 0 and abs(rest) >= 0.05 * abs(delta_ns):
+        text += f" (other parts {_ms(rest)})"
+    return text
+
+
+def headline(step: dict[str, Any], parts: list[dict[str, Any]], source: str | None) -> str:
     """One sentence: the verdict, the factor with its interval (a speed-up as 1/r, so that
-    "1.32× faster" reads as users expect) and the category that changed most."""
+    "1.32× faster" reads as users expect), the median step's change and its largest part
+    (`attribute`: the parts add up to the median difference)."""
     ratio, (low, high) = step["ratio"], step["ci"]
     if ratio is None:
         return "no step times to compare"
-    mostly = ""
-    if categories and categories[0]["delta_ns"]:
-        top = categories[0]
-        name = top["category"]
-        if source == "breakdown":
-            name = CATEGORY_NAMES.get(name, name)
-        mostly = f", mostly {name} {_ms(top['delta_ns'])}"
+    change = _change(step["median_delta_ns"], parts, source)
     if step["verdict"] == "faster":
         factor = f"{1 / ratio:.2f}× faster per step [{1 / high:.2f}, {1 / low:.2f}]"
-        return f"candidate is {factor}{mostly}"
+        return f"candidate is {factor}{change}"
     if step["verdict"] == "slower":
-        return f"candidate is {ratio:.2f}× slower per step [{low:.2f}, {high:.2f}]{mostly}"
+        return f"candidate is {ratio:.2f}× slower per step [{low:.2f}, {high:.2f}]{change}"
     if step["verdict"] == "no change":
-        return f"no change per step: {ratio:.3f}× [{low:.3f}, {high:.3f}]{mostly}"
+        return f"no change per step: {ratio:.3f}× [{low:.3f}, {high:.3f}]{change}"
     settle = step["steps_to_settle"]
     more = f"; about {settle} steps per run would settle it" if settle else ""
-    return f"inconclusive: {ratio:.2f}× per step [{low:.2f}, {high:.2f}]{mostly}{more}"
+    return f"inconclusive: {ratio:.2f}× per step [{low:.2f}, {high:.2f}]{change}{more}"
 
 
 def _distribution(values: np.ndarray) -> dict[str, Any]:
@@ -183,9 +270,10 @@ def compare_step_times(baseline: np.ndarray, candidate: np.ndarray) -> dict[str,
     body: dict[str, Any] = {"baseline": _distribution(baseline),
                             "candidate": _distribution(candidate), "ratio": None,
                             "ci": [None, None], "alpha": ALPHA, "verdict": "inconclusive",
-                            "steps_to_settle": None}  # fmt: skip
+                            "steps_to_settle": None, "median_delta_ns": None}  # fmt: skip
     if len(baseline) < 2 or len(candidate) < 2:
         return body
+    body["median_delta_ns"] = round(float(np.median(candidate) - np.median(baseline)))
     ratio, low, high = ratio_interval(baseline, candidate)
     body.update(
         ratio=round(ratio, 4), ci=[round(low, 4), round(high, 4)], verdict=verdict(low, high)
@@ -325,8 +413,8 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
             categories.append({"category": name, "baseline_ns": round(old),
                                "candidate_ns": round(new),
                                "delta_ns": round(new - old)})  # fmt: skip
-    ranked = sorted(categories, key=lambda c: -abs(c["delta_ns"]))
-    step["headline"] = headline(step, ranked, source)
+    attribution = attribute(baseline, candidate)
+    step["headline"] = headline(step, attribution, source)
     per_b, per_c = baseline.traced_steps, candidate.traced_steps
     operators = _rows(_operators_only(baseline), _operators_only(candidate), ("name",),
                       per_b, per_c, True)  # fmt: skip
@@ -356,6 +444,7 @@ def compare(baseline: RunFacts, candidate: RunFacts) -> dict[str, Any]:
         "step_time": step,
         "category_source": source if categories else None,
         "categories": categories,
+        "attribution": attribution,
         "per_step": {"baseline": round(per_b, 2), "candidate": round(per_c, 2)},
         "operators": operators[:MAX_ROWS],
         "operators_total": len(operators),

@@ -82,9 +82,14 @@ def _facts(store: RunStore, run: Run) -> RunFacts:
     if stepped:
         facts.category_source = "breakdown"
         facts.categories = {c: sum(b.ns[c] for b in stepped) / len(stepped) for c in CATEGORIES}
+        for b in analysis.breakdowns:
+            if b.step is not None:
+                parts = {c: float(b.ns[c]) for c in CATEGORIES}
+                facts.step_parts.setdefault(b.rank, {})[b.step] = parts
     elif not tables.spans.empty:
         facts.category_source = "spans"
         facts.categories = _top_span_means(tables.spans)
+        facts.step_parts = _top_span_parts(tables.spans)
     facts.operators = name_totals(analysis.operator_events, annotations=True)  # host total
     facts.kernels = name_totals(analysis.kernel_events)  # device time
     module_view = modules(store, run.name, wait_s=None)
@@ -132,12 +137,31 @@ def name_totals(events: pd.DataFrame, annotations: bool = False) -> list[dict[st
     ]  # fmt: skip
 
 
+def _top_spans(spans: pd.DataFrame) -> pd.DataFrame:
+    """MyTimer's top-level spans: no parent in the same writer."""
+    ids = set(zip(spans["writer"], spans["id"], strict=True))
+    top = [(w, p) not in ids for w, p in zip(spans["writer"], spans["parent"], strict=True)]
+    return spans[np.array(top, dtype=bool)]
+
+
+def _top_span_parts(spans: pd.DataFrame) -> dict[int, dict[int, dict[str, float]]]:
+    """Rank -> step -> top-level span name -> its time in that step (spans outside a step
+    left out)."""
+    spans = _top_spans(spans)
+    spans = spans[spans["step"].notna()]
+    totals = (spans["t1"] - spans["t0"]).groupby(
+        [spans["rank"], spans["step"], spans["name"]]
+    ).sum()  # fmt: skip
+    out: dict[int, dict[int, dict[str, float]]] = {}
+    for (rank, step, name), ns in totals.items():
+        out.setdefault(int(rank), {}).setdefault(int(step), {})[str(name)] = float(ns)
+    return out
+
+
 def _top_span_means(spans: pd.DataFrame) -> dict[str, float]:
     """Per name of MyTimer's top-level spans (no parent in the same writer), its time per
     step: the categories of a run without traces."""
-    ids = set(zip(spans["writer"], spans["id"], strict=True))
-    top = [(w, p) not in ids for w, p in zip(spans["writer"], spans["parent"], strict=True)]
-    spans = spans[np.array(top, dtype=bool)]
+    spans = _top_spans(spans)
     per_step = len(spans[["rank", "step"]].drop_duplicates()) or 1
     totals = (spans["t1"] - spans["t0"]).groupby(spans["name"]).sum()
     return {str(name): float(ns) / per_step for name, ns in totals.items()}

@@ -3,9 +3,12 @@ reads as faster with data loading the main change and links into each run's Time
 run against a module-tracked one sorts and filters its delta tables; a run against itself is
 refused plainly; the chosen pair survives a reload through the iframe's location hash. On two
 collector runs of different world sizes: the note that ranks are not matched, and a hash naming
-a run that is not there."""
+a run that is not there. Opened without a pair, the baseline is the most similar earlier run
+(same number of ranks), else none: a prompt instead of a comparison."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
@@ -138,3 +141,54 @@ def test_compare_different_world_sizes_and_a_missing_run(page, tensorboard_serve
         "The baseline run “gone” is not in this logdir"
     )
     expect(plugin.get_by_test_id("compare-candidate")).to_have_value("one_rank")
+
+
+def _ages_logdir(tmp_path_factory: pytest.TempPathFactory):
+    """A one-rank run, then two two-rank runs, each last written at a fixed, later time."""
+    logdir = tmp_path_factory.mktemp("compare_default_logdir")
+    for age, (name, world) in enumerate(
+        [("a_one_rank", 1), ("b_two_ranks_old", 2), ("c_two_ranks_new", 2)], start=1
+    ):
+        write_training_run(logdir / name, world_size=world, steps=6)
+        when = (1_700_000_000 + 1000 * age) * 10**9
+        for path in (logdir / name).rglob("*"):
+            os.utime(path, ns=(when, when))
+    return logdir
+
+
+@pytest.mark.parametrize("tensorboard_server", [_ages_logdir], ids=["ages"], indirect=True)
+def test_compare_default_baseline_is_the_most_similar_earlier_run(page, tensorboard_server):
+    page.goto(f"{tensorboard_server.url}/#tb_perf")
+    plugin = page.frame_locator(PLUGIN_IFRAME)
+    expect(plugin.get_by_test_id("run-select")).to_be_visible(timeout=LOAD_TIMEOUT_MS)
+    plugin.locator("body").evaluate(
+        "() => { location.hash = 'dashboard=compare&run=c_two_ranks_new'; location.reload(); }"
+    )
+    # not the alphabetically first run (one rank): the newest older run of two ranks
+    expect(plugin.get_by_test_id("compare-candidate")).to_have_value(
+        "c_two_ranks_new", timeout=LOAD_TIMEOUT_MS
+    )
+    expect(plugin.get_by_test_id("compare-baseline")).to_have_value("b_two_ranks_old")
+    headline = plugin.get_by_test_id("compare-headline")
+    expect(headline).to_be_visible(timeout=LOAD_TIMEOUT_MS)
+    expect(plugin.get_by_test_id("compare-ranks-note")).to_have_count(0)
+    # the verdict is said once, by the headline itself
+    verdict = headline.get_attribute("data-verdict")
+    assert headline.inner_text().lower().count(verdict.split()[-1]) == 1
+    expect(plugin.get_by_test_id("category-statistic")).to_have_attribute(
+        "data-statistic", "median"
+    )
+
+    # no earlier run of one rank: no comparison until the user picks a baseline
+    plugin.locator("body").evaluate(
+        "() => { location.hash = 'dashboard=compare&run=a_one_rank'; location.reload(); }"
+    )
+    prompt = plugin.get_by_test_id("compare-prompt")
+    expect(prompt).to_contain_text("Pick a baseline run", timeout=LOAD_TIMEOUT_MS)
+    expect(plugin.get_by_test_id("compare-headline")).to_have_count(0)
+    expect(plugin.get_by_test_id("compare-baseline")).to_have_value("")
+    plugin.get_by_test_id("compare-baseline").select_option("b_two_ranks_old")
+    expect(plugin.get_by_test_id("compare-ranks-note")).to_contain_text(
+        "world sizes differ", timeout=LOAD_TIMEOUT_MS
+    )
+    expect(plugin.get_by_test_id("compare-prompt")).to_have_count(0)

@@ -1,6 +1,7 @@
 """Comparing runs: the gate's statistics on recorded step times (deterministic, no live
-timing), verdict boundaries, the shared V100 pair, `tb-perf diff` exit codes and formats, and
-the compare route's errors."""
+timing), verdict boundaries, the median step's parts adding up to the median difference (on
+recorded facts, the demo pair and the shared V100 pair), `tb-perf diff` exit codes and formats,
+and the compare route's errors."""
 
 import json
 import os
@@ -11,9 +12,11 @@ import pytest
 
 from collectors import RunWriter
 from tb_perf_plugin.analysis.diff import (
+    REST,
     RunFacts,
     compare,
     compare_step_times,
+    median_step_parts,
     steps_to_settle,
     verdict,
 )
@@ -121,12 +124,79 @@ def test_rows_statuses_findings_and_world_sizes():
 
 
 def test_headline_shows_a_speed_up_as_1_over_r_and_the_main_category():
+    def parts(dataloader: float, times: list[float]) -> dict[int, dict[int, dict[str, float]]]:
+        return {0: {i: {"dataloader": dataloader, "compute": ms * 1e6 - dataloader}
+                    for i, ms in enumerate(times)}}  # fmt: skip
+
     old = facts("a", {0: SLOWER_30}, categories={"dataloader": 41e6, "compute": 80e6},
-                category_source="breakdown")  # fmt: skip
+                category_source="breakdown", step_parts=parts(41e6, SLOWER_30))  # fmt: skip
     new = facts("b", {0: BASE}, categories={"dataloader": 0.0, "compute": 81e6},
-                category_source="breakdown")  # fmt: skip
-    headline = compare(old, new)["step_time"]["headline"]
-    assert headline == "candidate is 1.30× faster per step [1.26, 1.33], mostly DataLoader −41 ms"
+                category_source="breakdown", step_parts=parts(0.0, BASE))  # fmt: skip
+    body = compare(old, new)
+    assert body["step_time"]["headline"] == (
+        "candidate is 1.30× faster per step [1.26, 1.33], median step −30 ms, "
+        "mostly DataLoader −41 ms (other parts +11 ms)"
+    )
+    assert_parts_add_up(body)
+
+
+def test_the_median_step_parts_add_up_to_the_median():
+    # odd: the middle step; the slowest rank's parts; the time no part covers is REST
+    odd = RunFacts("a", {0: {0: 10, 1: 30, 2: 20}, 1: {0: 12, 1: 5, 2: 25}},
+                   category_source="spans",
+                   step_parts={0: {2: {"x": 15.0}}, 1: {2: {"x": 4.0, "y": 20.0}}})  # fmt: skip
+    assert median_step_parts(odd) == {"x": 4.0, "y": 20.0, REST: 1.0}  # step 2 on rank 1: 25
+    # even: the mean of the two middle steps; an uncovered one stood in for, scaled
+    even = RunFacts("b", {0: {0: 10, 1: 20, 2: 40, 3: 100}}, category_source="spans",
+                    step_parts={0: {0: {"x": 10.0}, 2: {"x": 30.0, "y": 10.0}}})  # fmt: skip
+    parts = median_step_parts(even)
+    assert parts == pytest.approx({"x": (20.0 + 30.0) / 2, REST: 0.0, "y": 10.0 / 2})
+    assert sum(parts.values()) == pytest.approx(np.median([10, 20, 40, 100]))
+    assert median_step_parts(RunFacts("c", {0: {0: 10, 1: 20}})) is None  # no parts at all
+
+
+def assert_parts_add_up(body: dict) -> None:
+    """The headline's statistic: the attribution's deltas sum to the median difference (within
+    the rows' rounding), and the part the headline names moves the same way."""
+    step, rows = body["step_time"], body["attribution"]
+    delta = step["candidate"]["median_ns"] - step["baseline"]["median_ns"]
+    assert abs(step["median_delta_ns"] - delta) <= 1
+    assert rows and abs(sum(r["delta_ns"] for r in rows) - step["median_delta_ns"]) <= len(rows)
+    for side in ("baseline", "candidate"):
+        total = sum(r[f"{side}_ns"] for r in rows)
+        assert abs(total - step[side]["median_ns"]) <= len(rows)
+    mostly = step["headline"].split(", mostly ")[1]
+    named = [r for r in rows if mostly.startswith(r["category"]) or
+             mostly.startswith({"dataloader": "DataLoader"}.get(r["category"], "-"))]  # fmt: skip
+    assert named and all(r["delta_ns"] * step["median_delta_ns"] > 0 for r in named)
+    verdict_word = step["verdict"].split()[-1]
+    assert step["headline"].lower().count(verdict_word) == 1  # not doubled
+
+
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
+
+
+def test_demo_pair_headline_parts_agree_with_the_median(capsys):
+    slow, fast = str(SAMPLE_RUNS / "ddp_slow_data"), str(SAMPLE_RUNS / "ddp_fast_data")
+    assert main(["diff", slow, fast, "--format", "json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    step = body["step_time"]
+    assert step["verdict"] == "faster" and step["median_delta_ns"] < 0
+    assert step["headline"].startswith("candidate is 3.39× faster per step")
+    assert ", median step −19 ms, mostly data −15 ms" in step["headline"]
+    assert_parts_add_up(body)
+
+
+def test_recompiling_baseline_outliers_do_not_flip_the_main_change(capsys):
+    """ddp_compiled's recompiling steps make its mean forward time large; the mean-based
+    headline read "3.51× slower per step ..., mostly forward −27 ms" (issue 21)."""
+    compiled, slow = str(SAMPLE_RUNS / "ddp_compiled"), str(SAMPLE_RUNS / "ddp_slow_data")
+    assert main(["diff", compiled, slow, "--format", "json"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    headline = body["step_time"]["headline"]
+    assert headline.startswith("candidate is 3.51× slower per step")
+    assert headline.endswith("median step +20 ms, mostly data +20 ms")
+    assert_parts_add_up(body)
 
 
 # --- the shared V100 pair -------------------------------------------------------------------
@@ -141,7 +211,11 @@ def test_v100_pair_names_dataloader_as_the_main_change(resnet_logdir, make_clien
     assert step["ratio"] > 1  # the candidate (no loader workers) is slower per step
     top = max(body["categories"], key=lambda c: abs(c["delta_ns"]))
     assert top["category"] == "dataloader" and top["delta_ns"] > 30e6
-    assert "mostly DataLoader +" in step["headline"]
+    assert "median step +35 ms, mostly DataLoader +47 ms (other parts −12 ms)" in step["headline"]
+    assert step["headline"].startswith("inconclusive: 1.28× per step")
+    assert_parts_add_up(body)
+    dataloader = next(r for r in body["attribution"] if r["category"] == "dataloader")
+    assert dataloader["delta_ns"] > 30e6
     assert body["ranks"] == {"matched": [0], "baseline_world": 1, "candidate_world": 1,
                              "note": None}  # fmt: skip
     assert "data_loading:rank0" in {f["key"] for f in body["findings"]["appeared"]}
@@ -153,6 +227,15 @@ def test_v100_pair_names_dataloader_as_the_main_change(resnet_logdir, make_clien
         r["name"].startswith("ProfilerStep#") for r in body["operators"]
     )
     assert all(r["short_name"] and len(r["short_name"]) <= len(r["name"]) for r in body["kernels"])
+
+
+def test_v100_pair_the_other_way_round(resnet_logdir, make_client):
+    body = make_client(resnet_logdir).json(
+        "compare", baseline="resnet50_num_workers_0", candidate="resnet50_num_workers_4"
+    )
+    assert body["step_time"]["median_delta_ns"] == -35_264_000
+    assert "median step −35 ms, mostly DataLoader −47 ms" in body["step_time"]["headline"]
+    assert_parts_add_up(body)
 
 
 def test_compare_route_errors(resnet_logdir, make_client):

@@ -106,7 +106,8 @@ def test_comparison_section_shows_the_compare_answer():
     for side in ("baseline", "candidate"):
         ns = step[side]["median_ns"]
         assert f'data-v="{ns}">{ns / 1e6:.2f}</td>' in page
-    for category in body["categories"]:
+    assert "median step, adds up to the median difference" in page  # not the mean categories
+    for category in body["attribution"]:
         assert f"{category['category']} {category['delta_ns'] / 1e6:+.2f} ms</text>" in page
     spread = body["balance"]["spread"]
     assert f'data-v="{spread["candidate"]}">{spread["candidate"]:.1%}</td>' in page

@@ -9,6 +9,7 @@ import { h } from "../base/dom";
 import { formatCount, formatDuration } from "../base/format";
 import { readHash, updateHash } from "../base/hashState";
 import { fetchCompare } from "./api";
+import { defaultBaseline } from "./baseline";
 import { collectiveDeltaTable } from "./collectives";
 import { categoryDeltaChart } from "./deltaChart";
 import { deltaTable } from "./deltaTable";
@@ -72,8 +73,8 @@ function headline(step: StepTimeDiff): HTMLElement {
         "data-testid": "compare-headline",
         "data-verdict": step.verdict,
       },
-      h("span", { class: `verdict-badge verdict-${slug}` }, step.verdict),
-      " ",
+      // the headline says the verdict itself ("inconclusive: …", "candidate is … faster"):
+      // no second verdict word beside it, only its colour
       step.headline,
     ),
     h("p", { class: "muted", "data-testid": "compare-ratio" }, interval),
@@ -196,7 +197,9 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
     section(
       "Where the step time changed",
       "compare-categories",
-      categoryDeltaChart(answer.categories, answer.category_source),
+      answer.attribution.length > 0 || answer.categories.length === 0
+        ? categoryDeltaChart(answer.attribution, answer.category_source, "median")
+        : categoryDeltaChart(answer.categories, answer.category_source, "mean"),
     ),
     findingsSection(answer),
     section(
@@ -260,16 +263,19 @@ function renderCompare(answer: CompareAnswer, navigate: Navigate): HTMLElement {
   );
 }
 
-/** The runs as options, plus `value` marked missing when the logdir no longer has it. */
+/**
+ * The runs as options, plus `value` marked missing when the logdir no longer has it, or a
+ * "pick a run" placeholder when `value` is "" (none chosen yet).
+ */
 function fillSelect(select: HTMLSelectElement, names: readonly string[], value: string): void {
-  const options = names.includes(value) ? names : [...names, value];
-  select.replaceChildren(
-    ...options.map((name) =>
-      names.includes(name)
-        ? h("option", { value: name }, name)
-        : h("option", { value: name, disabled: true }, `${name} (missing)`),
-    ),
+  const options = value === "" || names.includes(value) ? names : [...names, value];
+  const items = options.map((name) =>
+    names.includes(name)
+      ? h("option", { value: name }, name)
+      : h("option", { value: name, disabled: true }, `${name} (missing)`),
   );
+  if (value === "") items.unshift(h("option", { value: "", disabled: true }, "— pick a run —"));
+  select.replaceChildren(...items);
   select.value = value;
 }
 
@@ -284,6 +290,17 @@ function problem(
     return notice("compare-problem", `Compare needs two runs; this logdir holds ${held}.`);
   }
   for (const [role, run] of [["baseline", baseline], ["candidate", candidate]] as const) {
+    if (run === "") {
+      const other = role === "baseline" ? candidate : baseline;
+      const why =
+        role === "baseline"
+          ? " (no earlier run with the same number of ranks to start from)"
+          : "";
+      return notice(
+        "compare-prompt",
+        `Pick a ${role} run to compare with “${other}”${why}.`,
+      );
+    }
     if (!names.includes(run)) {
       return notice(
         "compare-problem",
@@ -305,11 +322,13 @@ export const compareDashboard: Dashboard = {
   label: "Compare",
   usesRankSelect: false,
   async show({ run, signal, onProgress, navigate }) {
-    const names = (await fetchRuns(signal)).map((r) => r.name);
+    const runs = await fetchRuns(signal);
+    const names = runs.map((r) => r.name);
     const hash = readHash();
-    // Without a saved pair: the toolbar's run is the candidate, the first other run the baseline.
+    // Without a saved pair: the toolbar's run is the candidate, the baseline the most similar
+    // earlier run (same number of ranks), else none until the user picks one.
     let candidate = hash.get("cand") ?? run;
-    let baseline = hash.get("base") ?? names.find((name) => name !== candidate) ?? candidate;
+    let baseline = hash.get("base") ?? defaultBaseline(runs, candidate) ?? "";
     const baselineSelect = h("select", {
       "data-testid": "compare-baseline",
       "aria-label": "Baseline run",
@@ -332,7 +351,7 @@ export const compareDashboard: Dashboard = {
       fillSelect(baselineSelect, names, baseline);
       fillSelect(candidateSelect, names, candidate);
       const own = AbortSignal.any([signal, inFlight.signal]);
-      updateHash({ base: baseline, cand: candidate });
+      updateHash({ base: baseline || null, cand: candidate || null });
       const why = problem(names, baseline, candidate);
       if (why) {
         body.replaceChildren(why);

@@ -29,9 +29,14 @@ function sum(rows: readonly CategoryDelta[], key: "baseline_ns" | "candidate_ns"
   return rows.reduce((total, row) => total + row[key], 0);
 }
 
+/**
+ * `statistic`: "median" for the attribution (each run's median step in parts, adding up to the
+ * median difference), "mean" for the means per step.
+ */
 export function categoryDeltaChart(
   categories: readonly CategoryDelta[],
   source: string | null,
+  statistic: "median" | "mean",
 ): HTMLElement {
   if (categories.length === 0) {
     return h(
@@ -88,16 +93,22 @@ export function categoryDeltaChart(
     { class: "table-scroll", "data-testid": "category-deltas" },
     h(
       "p",
-      { class: "muted" },
-      `Mean time per step by ${SOURCES[source ?? ""] ?? "category"}, candidate minus baseline: ` +
-        "right of the line is slower, left is faster.",
+      { class: "muted", "data-testid": "category-statistic", "data-statistic": statistic },
+      (statistic === "median"
+        ? `Each run's median step split by ${SOURCES[source ?? ""] ?? "category"} ` +
+          "(the rest of the step as “(other)”), candidate minus baseline; the parts add up to " +
+          "the median difference: "
+        : `Mean time per step by ${SOURCES[source ?? ""] ?? "category"}, candidate minus ` +
+          "baseline: ") + "right of the line is slower, left is faster.",
     ),
     chart,
     h(
       "p",
       { class: "muted", "data-testid": "category-totals" },
-      `All categories: ${formatDuration(sum(rows, "baseline_ns"))} → ` +
-        `${formatDuration(sum(rows, "candidate_ns"))} per step ` +
+      `All ${statistic === "median" ? "parts" : "categories"}: ` +
+        `${formatDuration(sum(rows, "baseline_ns"))} → ` +
+        `${formatDuration(sum(rows, "candidate_ns"))} ` +
+        `${statistic === "median" ? "(the median steps)" : "per step"} ` +
         `(${signedDuration(sum(rows, "delta_ns"))}).`,
     ),
   );

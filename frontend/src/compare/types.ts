@@ -20,6 +20,8 @@ export interface StepTimeDiff {
   alpha: number;
   verdict: Verdict;
   steps_to_settle: number | null;
+  /** median(candidate) − median(baseline), ns; null when either run has fewer than 2 steps. */
+  median_delta_ns: number | null;
   headline: string;
 }
 
@@ -87,7 +89,13 @@ export interface CompareAnswer {
   step_time: StepTimeDiff;
   /** "breakdown" (trace categories) or "spans" (MyTimer's top-level spans); null if none. */
   category_source: string | null;
+  /** Mean per step of each category (or top-level span) over the covered steps. */
   categories: CategoryDelta[];
+  /**
+   * Each run's median step in the same parts, then "(other)": the deltas add up to the median
+   * difference (docs/DIFF.md, Attribution); empty when the runs' sources differ.
+   */
+  attribution: CategoryDelta[];
   /** The (rank, step) windows the traces cover: the divisor of the operator and kernel rows. */
   per_step: { baseline: number; candidate: number };
   operators: NamedDelta[];
