@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .breakdown import StepBreakdown
+from .host_calls import SYNC_CLASSES
 from .memory import (
     RankMemory,
     SnapshotDevice,
@@ -52,7 +53,7 @@ class Thresholds:
     host_bound_device_busy: float = 0.50  # device busy share below this...
     host_bound_runtime: float = 0.10  # ...and runtime share above this
     host_bound_min_idle_ns: int = 1_000_000
-    hotspot_info: float = 0.10  # one operator's self time over traced step time
+    hotspot_info: float = 0.25  # one operator's self time over traced step time (what a fix saves)
     hotspot_warning: float = 0.50  # and at least hotspot_dominance x the next operator
     hotspot_dominance: float = 3.0
     outlier_ratio: float = 1.5  # step time over the median...
@@ -140,8 +141,8 @@ class AnalysisInputs:
     breakdowns: list[StepBreakdown] = field(default_factory=list)
     operators: dict[int, pd.DataFrame] = field(default_factory=dict)  # per rank's traces
     kernels: pd.DataFrame = field(default_factory=pd.DataFrame)  # kernel_table rows, all traces
-    # (rank, step) -> time in sync calls
-    sync_ns: dict[tuple[int, int | None], int] = field(default_factory=dict)
+    # (rank, step) -> time in each class of runtime call (host_calls.py), "sync": the waits'
+    host_calls: dict[tuple[int, int | None], dict[str, int]] = field(default_factory=dict)
     # steps our own profiler slowed down (window start/stop), left out of step statistics
     profiler_steps: dict[int, set[int]] = field(default_factory=dict)
     loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's
@@ -274,28 +275,78 @@ def communication(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     return out
 
 
+# What to change, per cause (host_calls.py's classes; docs/FINDINGS.md, causes)
+_SYNC_FIXES = {
+    "synchronize_call": "Remove the synchronizations inside the step (torch.cuda.synchronize(), "
+    "stream or event waits): the GPU's queue drains and the host then waits for it; time with "
+    "CUDA events instead, synchronize once per N steps if at all.",
+    "blocking_copy": "Device-to-host copies into pageable memory block the host until the GPU "
+    "is done: keep the tensor on the device, or copy into pinned memory with "
+    "non_blocking=True (DataLoader(pin_memory=True) and .to(device, non_blocking=True) for "
+    "inputs).",
+    "scalar_read": "Reading a value back to Python (.item(), .tolist(), float(t), printing a "
+    "tensor, a data-dependent if) waits for the GPU every time: keep metrics on the device and "
+    "read them every N steps, avoid Python control flow on tensor values.",
+}
+_HOST_FIXES = {
+    "launch_overhead": "Launch fewer, larger kernels: torch.compile (kernel fusion) or CUDA "
+    "graphs (torch.compile(mode='reduce-overhead')), larger batches, fused optimizers "
+    "(foreach/fused=True).",
+    "cpu_ops": "The CPU side of the operators takes the time, not the launches: find them in "
+    "Operators by host self time; avoid Python work and many tiny ops between kernels, fuse "
+    "them with torch.compile, give each op more work (larger batches).",
+    "allocator": "cudaMalloc/cudaFree inside the step: the caching allocator is emptied or "
+    "bypassed. Do not call torch.cuda.empty_cache() in the loop, keep tensor shapes stable, "
+    "reuse buffers, try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.",
+    "initialization": "One-off start-up work (CUDA context, streams, modules, cuDNN set-up) "
+    "fills the traced steps: it is not a per-step cost. Record later steps "
+    "(torch.profiler.schedule with wait and warmup) to see the steady state.",
+}
+
+
+def _median_calls(
+    inputs: AnalysisInputs, rank: int, steps: list[StepBreakdown]
+) -> dict[str, float]:
+    """Median time per step of each class of runtime call (and "sync") over the steps."""
+    calls = [inputs.host_calls.get((rank, s.step), {}) for s in steps]
+    names = {name for c in calls for name in c}
+    return {name: float(np.median([c.get(name, 0) for c in calls])) for name in names}
+
+
 def sync_point(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    """The host blocks on the device within the step; its cause is the kind of wait that
+    takes the most of it: a synchronize call, a blocking copy or a scalar read."""
     out = []
     for rank, steps in sorted(_by_rank(inputs.breakdowns).items()):
-        sync = np.array([inputs.sync_ns.get((rank, s.step), 0) for s in steps], np.float64)
+        sync = np.array(
+            [inputs.host_calls.get((rank, s.step), {}).get("sync", 0) for s in steps], np.float64
+        )
         duration = np.array([max(s.duration_ns, 1) for s in steps], np.float64)
         share = float(np.median(sync / duration))
         if share < t.sync_warning or float(np.median(sync)) < t.sync_min_ns:
             continue
+        calls = _median_calls(inputs, rank, steps)
+        cause = max(SYNC_CLASSES, key=lambda c: calls.get(c, 0.0))
         out.append(Finding(
             "sync_point", "warning",
-            f"Rank {rank} blocks on host-device synchronization for {share:.0%} of each step",
-            evidence(median_share=(share, "fraction"), median_time=(int(np.median(sync)), "ns")),
-            "Remove synchronizations inside the step: .item(), .cpu(), .tolist(), printing "
-            "tensors, torch.cuda.synchronize(); keep values on the GPU, log every N steps, and "
-            "use non_blocking=True copies from pinned memory.",
-            {"tab": "timeline", "params": {"rank": rank, "q": "Synchronize"}},
+            f"Rank {rank} blocks on the device for {share:.0%} of each step "
+            f"({cause.replace('_', ' ')})",
+            evidence(median_share=(share, "fraction"), median_time=(int(np.median(sync)), "ns"),
+                      cause=(cause, ""),
+                      **{f"{c}_time": (int(calls.get(c, 0)), "ns") for c in SYNC_CLASSES}),
+            _SYNC_FIXES[cause],
+            {"tab": "timeline", "params": {"rank": rank, "q": _SYNC_QUERY[cause]}},
             ranks=[rank], scope=f"rank{rank}",
         ))  # fmt: skip
     return out
 
 
+_SYNC_QUERY = {"synchronize_call": "Synchronize", "blocking_copy": "Memcpy", "scalar_read": "item"}
+
+
 def host_bound(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    """The GPU idles most of the step while the host works: its cause is what of the host's
+    time is largest, the launches, the operators' CPU work, the allocator or one-off set-up."""
     out = []
     for rank, steps in sorted(_by_rank(inputs.breakdowns).items()):
         device = [s for s in steps if s.ns["compute"] + s.ns["memcpy"] + s.ns["memset"] > 0]
@@ -306,20 +357,36 @@ def host_bound(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             / max(s.duration_ns, 1)
             for s in device
         ])  # fmt: skip
-        runtime, _ = _share(device, "runtime")
+        runtime, runtime_ns = _share(device, "runtime")
+        cpu, cpu_ns = _share(device, "cpu")
         idle = float(np.median([s.duration_ns * (1 - busy) for s in device]))
-        if busy >= t.host_bound_device_busy or runtime < t.host_bound_runtime:
+        if busy >= t.host_bound_device_busy or runtime + cpu < t.host_bound_runtime:
             continue
         if idle < t.host_bound_min_idle_ns:
             continue
+        calls = _median_calls(inputs, rank, device)
+        spent = {
+            "launch_overhead": calls.get("launch", 0.0),
+            "cpu_ops": cpu_ns,
+            "allocator": calls.get("allocator", 0.0),
+            "initialization": calls.get("initialization", 0.0),
+        }
+        cause = max(spent, key=lambda c: spent[c])
+        one_off = cause == "initialization"
+        title = (
+            f"Rank {rank}'s traced steps are mostly one-off start-up work (GPU busy {busy:.0%})"
+            if one_off
+            else f"Rank {rank}'s GPU is busy only {busy:.0%} of each step: the host cannot feed "
+            f"it ({cause.replace('_', ' ')})"
+        )
         out.append(Finding(
-            "host_bound", "warning",
-            f"Rank {rank}'s GPU is busy only {busy:.0%} of each step: the host cannot feed it",
+            "host_bound", "info" if one_off else "warning", title,
             evidence(median_device_busy=(float(busy), "fraction"),
-                      median_runtime_share=(runtime, "fraction")),
-            "Launch fewer, larger kernels: torch.compile (kernel fusion) or CUDA graphs "
-            "(torch.compile(mode='reduce-overhead')), larger batches, fused optimizers "
-            "(foreach/fused=True); avoid Python work between kernel launches.",
+                      median_runtime_share=(runtime, "fraction"),
+                      median_cpu_ops_share=(cpu, "fraction"), cause=(cause, ""),
+                      **{f"{c}_time": (int(ns), "ns") for c, ns in spent.items()},
+                      median_runtime_time=(int(runtime_ns), "ns")),
+            _HOST_FIXES[cause],
             {"tab": "timeline", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
         ))  # fmt: skip
     return out

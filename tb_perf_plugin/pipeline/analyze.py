@@ -5,7 +5,6 @@ Computed once per run version by the store."""
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,6 +14,7 @@ from ..analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, 
 from ..analysis.collectives import CALL_COLUMNS, collective_calls
 from ..analysis.compute import flops_inputs
 from ..analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding
+from ..analysis.host_calls import SYNC_CLASSES, host_call_classes
 from ..analysis.kernels import (
     DeviceMetrics,
     aggregate_kernels,
@@ -63,28 +63,26 @@ def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
     return out
 
 
-_SYNC_CALL = re.compile(r"Synchronize|^(Stream|Context|Event) Sync$|^(cuda|hip)Memcpy$")
-
-
-def _sync_ns(tables: RunTables, breakdowns: list[StepBreakdown]) -> dict[tuple, int]:
-    """(rank, step) -> time in blocking host-device synchronization calls within the step."""
-    out = {}
+def host_call_ns(tables: RunTables, breakdowns: list[StepBreakdown]) -> dict[tuple, dict[str, int]]:
+    """(rank, step) -> time in each class of runtime call within the step (analysis/host_calls;
+    each class's calls as a union), and under "sync" the union of the three waiting classes."""
+    out: dict[tuple, dict[str, int]] = {}
     for rank in {b.rank for b in breakdowns}:
-        starts, ends = [], []
+        parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
         for trace in (t for t in tables.traces if t.rank == rank):
-            t = trace.tables
-            sync = np.array([bool(_SYNC_CALL.search(n)) for n in t.names], dtype=bool)
-            rows = np.flatnonzero(sync[np.asarray(t.slices["name"])])
-            start = np.asarray(t.slices["start"])[rows] + t.meta.to_collectors_ns
-            starts.append(start)
-            ends.append(start + np.asarray(t.slices["dur"])[rows])
-        union = Intervals.union(np.concatenate(starts), np.concatenate(ends))
+            shift = trace.tables.meta.to_collectors_ns
+            for name, (start, end) in host_call_classes(trace.tables).items():
+                parts.setdefault(name, []).append((start + shift, end + shift))
+        parts["sync"] = [p for name in SYNC_CLASSES for p in parts.get(name, [])]
         mine = [b for b in breakdowns if b.rank == rank]
-        within = union.measure_within(
-            np.array([b.start_ns for b in mine]),
-            np.array([b.start_ns + b.duration_ns for b in mine]),
-        )
-        out.update({(rank, b.step): int(ns) for b, ns in zip(mine, within, strict=True)})
+        a = np.array([b.start_ns for b in mine], dtype=np.int64)
+        b_end = a + np.array([b.duration_ns for b in mine], dtype=np.int64)
+        for name, pieces in parts.items():
+            starts = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
+            ends = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
+            within = Intervals.union(starts, ends).measure_within(a, b_end)
+            for step, ns in zip(mine, within, strict=True):
+                out.setdefault((rank, step.step), {})[name] = int(ns)
     return out
 
 
@@ -170,7 +168,7 @@ def analyze_run(
         breakdowns=breakdowns,
         operators=operators,
         kernels=aggregate_kernels(kernel_all),
-        sync_ns=_sync_ns(tables, breakdowns),
+        host_calls=host_call_ns(tables, breakdowns),
         profiler_steps=profiling,
         loader_settings={r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader},
         memory=memory,
