@@ -19,6 +19,7 @@ pytest.importorskip("playwright.sync_api", reason="the playwright Python package
 from playwright.sync_api import FrameLocator, Page, expect  # noqa: E402
 
 PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
+LOAD_TIMEOUT_MS = 120_000  # reading a run's traces, cold: a bound on the wait, not a verdict
 HTA = SHARED_DATA / "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
 RANK_TRACES = [HTA / f"trace_filter/sampled_rank-{rank}.json.gz" for rank in (0, 1)]
 SIMPLE_ADD = HTA / "critical_path/simple_add/benchmark_result_493459_1694039959_trace.json.gz"
@@ -108,8 +109,8 @@ def open_overview(page: Page, server, run: str) -> FrameLocator:
     plugin = page.frame_locator(PLUGIN_IFRAME)
     expect(plugin.get_by_test_id("run-select").locator("option")).to_have_count(1)
     expect(plugin.get_by_test_id("run-select")).to_have_value(run)
+    expect(plugin.get_by_test_id("overview")).to_be_visible(timeout=LOAD_TIMEOUT_MS)
     expect(plugin.locator("main.content")).not_to_have_attribute("aria-busy", "true")
-    expect(plugin.get_by_test_id("overview")).to_be_visible()
     expect(plugin.get_by_test_id("error")).to_have_count(0)
     return plugin
 

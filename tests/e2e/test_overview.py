@@ -19,6 +19,9 @@ from tests.conftest import SHARED_DATA  # noqa: E402
 
 RUN = "ddp_slow_data"
 PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
+# Reading a run (cold cache) takes seconds, more on a busy machine: the page says so ("Reading
+# run files… 50 %") until it is read; the wait is a bound, not a verdict
+LOAD_TIMEOUT_MS = 120_000
 NS_PER_UNIT = {"ns": 1, "µs": 1e3, "ms": 1e6, "s": 1e9}
 DURATION_COLUMNS = ["total_ns", "self_ns", "mean_ns", "p50_ns", "p95_ns"]
 
@@ -29,6 +32,7 @@ def open_plugin(page: Page, server) -> tuple[FrameLocator, Frame]:
     plugin = page.frame_locator(PLUGIN_IFRAME)
     expect(plugin.get_by_test_id("run-select").locator(f'option[value="{RUN}"]')).to_have_count(1)
     plugin.get_by_test_id("run-select").select_option(RUN)  # not the first run of sample_runs
+    expect(plugin.get_by_test_id("span-table")).to_be_visible(timeout=LOAD_TIMEOUT_MS)
     expect(plugin.locator("main.content")).not_to_have_attribute("aria-busy", "true")
     expect(plugin.get_by_test_id("span-table")).to_be_visible()
     frame = page.frame(url=lambda url: "plugin_entry.html" in url)
@@ -323,8 +327,8 @@ def _trace_only_logdir(tmp_path_factory) -> Path:
 def _open_trace_run(page: Page, server) -> FrameLocator:
     page.goto(f"{server.url}/#tb_perf")
     plugin = page.frame_locator(PLUGIN_IFRAME)
+    expect(plugin.get_by_test_id("gpu-summary-table")).to_be_visible(timeout=LOAD_TIMEOUT_MS)
     expect(plugin.locator("main.content")).not_to_have_attribute("aria-busy", "true")
-    expect(plugin.get_by_test_id("gpu-summary-table")).to_be_visible()
     return plugin
 
 
