@@ -511,12 +511,32 @@ def variability(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     return out
 
 
-def _waits_and_durations(inputs: AnalysisInputs) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    """Per step (rows) and rank (columns): time waiting in collectives and step time, in
-    the steps every rank has; from traced steps (exposed communication), else from MyTimer's
-    collective-named spans and steps."""
-    stepped = [b for b in inputs.breakdowns if b.step is not None]
-    by_rank = _by_rank(stepped)
+@dataclass(frozen=True)
+class _WaitSource:
+    """Per step (rows) and rank (columns): time waiting in collectives and step time, in the
+    steps every rank has, as one source measures them."""
+
+    name: str
+    waits: pd.DataFrame
+    durations: pd.DataFrame
+
+
+def _wait_sources(inputs: AnalysisInputs) -> list[_WaitSource]:
+    """Every source of collective waits the run has: MyTimer's collective-named spans over its
+    steps, and the exposed communication of its traced steps (two ranks or more each)."""
+    out = []
+    if inputs.collective_waits and len(inputs.step_times) >= 2:
+        # a rank's step without a collective span waited 0
+        waits = pd.DataFrame(inputs.collective_waits).reindex(columns=sorted(inputs.step_times))
+        durations = pd.DataFrame({
+            rank: pd.Series((s["t1"] - s["t0"]).to_numpy(), index=s["step"].to_numpy())
+            for rank, s in inputs.step_times.items()
+        })  # fmt: skip
+        common = durations.dropna().index.intersection(waits.index)
+        out.append(_WaitSource(
+            "collective spans", waits.loc[common].fillna(0), durations.loc[common]
+        ))  # fmt: skip
+    by_rank = _by_rank([b for b in inputs.breakdowns if b.step is not None])
     if len(by_rank) >= 2:
         waits = pd.DataFrame({
             rank: {s.step: s.ns["communication"] for s in steps}
@@ -525,55 +545,79 @@ def _waits_and_durations(inputs: AnalysisInputs) -> tuple[pd.DataFrame, pd.DataF
         durations = pd.DataFrame({
             rank: {s.step: s.duration_ns for s in steps} for rank, steps in by_rank.items()
         }).reindex(waits.index)  # fmt: skip
-        return waits, durations, "exposed communication"
-    # a rank's step without a collective span waited 0
-    waits = pd.DataFrame(inputs.collective_waits).reindex(columns=sorted(inputs.step_times))
-    durations = pd.DataFrame({
-        rank: pd.Series((s["t1"] - s["t0"]).to_numpy(), index=s["step"].to_numpy())
-        for rank, s in inputs.step_times.items()
-    })  # fmt: skip
-    common = durations.dropna().index.intersection(waits.index)
-    return waits.loc[common].fillna(0), durations.loc[common], "collective spans"
+        out.append(_WaitSource("exposed communication", waits, durations))
+    return out
+
+
+@dataclass(frozen=True)
+class _Gap:
+    """How much longer the others waited than one rank, per step, as one source saw it."""
+
+    source: _WaitSource
+    gap: pd.Series
+    consistency: float
+    median_gap: float
+    median_step: float
+    spread: float
+
+
+def _gaps(source: _WaitSource, t: Thresholds) -> dict[int, _Gap]:
+    """The ranks that hold the others up in this source: the others' wait exceeds theirs,
+    consistently and by more than the run's own spread."""
+    waits, durations = source.waits, source.durations
+    if waits.shape[1] < 2 or len(waits) < t.outlier_min_steps:
+        return {}
+    median_step, spread = _robust(durations.to_numpy(np.float64).ravel())
+    totals = waits.sum(axis=1)
+    out = {}
+    for rank in waits.columns:
+        gap = (totals - waits[rank]) / (waits.shape[1] - 1) - waits[rank]
+        found = _Gap(source, gap, float((gap > 0).mean()), float(gap.median()), median_step,
+                     spread)  # fmt: skip
+        if (
+            found.consistency >= t.straggler_consistency
+            and found.median_gap >= max(t.straggler_min_ns, t.straggler_share * median_step)
+            and found.median_gap >= t.straggler_spread * spread
+        ):
+            out[int(rank)] = found
+    return out
 
 
 def straggler(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
     """The rank the others wait for: in steps common to all ranks, the others' time waiting in
-    collectives (exposed communication of traced steps, else collective-named MyTimer spans)
-    exceeds this rank's, consistently and by more than the run's own spread."""
-    waits, durations, source = _waits_and_durations(inputs)
-    if waits.shape[1] < 2 or len(waits) < t.outlier_min_steps:
-        return []
-    median_step, spread = _robust(durations.to_numpy(np.float64).ravel())
-    totals = waits.sum(axis=1)
+    collectives exceeds this rank's, consistently and by more than the run's own spread. Every
+    source counts (MyTimer's collective spans over all its steps, the traces' exposed
+    communication over the traced ones): the one with the most steps tells, the others are
+    named as confirming it; a source with too few steps never vetoes another."""
+    sources = _wait_sources(inputs)
+    found = [_gaps(source, t) for source in sources]
     out = []
-    for rank in waits.columns:
-        # how much longer the others wait, per step
-        gap = (totals - waits[rank]) / (waits.shape[1] - 1) - waits[rank]
-        consistency = float((gap > 0).mean())
-        median_gap = float(gap.median())
-        if (
-            consistency < t.straggler_consistency
-            or median_gap < max(t.straggler_min_ns, t.straggler_share * median_step)
-            or median_gap < t.straggler_spread * spread
-        ):
-            continue
+    for rank in sorted({r for gaps in found for r in gaps}):
+        seen = sorted((g[rank] for g in found if rank in g), key=lambda g: -len(g.gap))
+        best = seen[0]
+        gap = best.gap
         worst = gap.sort_values(ascending=False, kind="stable").index[: t.straggler_worst_steps]
         worst_text = ", ".join(str(int(s)) for s in worst)
+        also = [f"{g.source.name} ({len(g.gap)} steps)" for g in seen[1:]]
         out.append(Finding(
             "straggler", "warning",
-            f"Rank {rank} holds the others up: they wait {median_gap / 1e6:.1f} ms longer in "
-            f"collectives each step (most in step{'s' if len(worst) > 1 else ''} {worst_text})",
-            evidence(median_extra_wait_of_others=(int(median_gap), "ns"),
-                      steps_with_others_waiting=(consistency, "fraction"),
+            f"Rank {rank} holds the others up: they wait {best.median_gap / 1e6:.1f} ms longer "
+            f"in collectives each step (most in step{'s' if len(worst) > 1 else ''} "
+            f"{worst_text})",
+            evidence(median_extra_wait_of_others=(int(best.median_gap), "ns"),
+                      steps_with_others_waiting=(best.consistency, "fraction"),
                       worst_step=(int(worst[0]), "step"),
                       worst_step_extra_wait=(int(gap[worst[0]]), "ns"),
-                      median_step_time=(int(median_step), "ns"),
-                      step_time_spread=(int(spread), "ns")),
+                      median_step_time=(int(best.median_step), "ns"),
+                      step_time_spread=(int(best.spread), "ns"),
+                      source=(best.source.name, ""), steps_measured=(len(gap), ""),
+                      **({"confirmed_by": ("; ".join(also), "")} if also else {})),
             f"Find what rank {rank} does more of (compare its spans and Timeline with another "
             "rank's): uneven data sharding or sequence lengths, a slower host or GPU, extra "
-            f"work such as logging or checkpointing on that rank only. Measured from {source}.",
+            f"work such as logging or checkpointing on that rank only. Measured from "
+            f"{best.source.name}.",
             {"tab": "timeline", "params": {"step": int(worst[0]), "ranks": str(rank)}},
-            ranks=[int(rank)],
+            ranks=[rank],
             steps=[int(s) for s in gap.index[gap > 0]][:50], scope=f"rank{rank}",
         ))  # fmt: skip
     return out

@@ -21,6 +21,7 @@ from tb_perf_plugin.analysis.findings import (
     DEFAULT_THRESHOLDS,
     AnalysisInputs,
     host_bound,
+    straggler,
     sync_point,
     variability,
 )
@@ -139,7 +140,13 @@ def test_the_slowed_rank_of_a_gloo_job_is_the_straggler(planted, make_client):
     extra = straggler["evidence"]["median_extra_wait_of_others"]["value"]
     assert extra == pytest.approx(worker.STRAGGLER_DELAY_S * 1e9, rel=0.1)
     assert straggler["evidence"]["steps_with_others_waiting"]["value"] == 1.0
-    assert straggler["steps"] == list(worker.PAIR_TRACED_STEPS)  # the traced steps, every one
+    # measured over every MyTimer step (all STEPS), the traced steps confirming it
+    assert straggler["steps"] == list(range(worker.STEPS))
+    assert straggler["evidence"]["source"]["value"] == "collective spans"
+    assert straggler["evidence"]["steps_measured"]["value"] == worker.STEPS
+    traced = len(worker.PAIR_TRACED_STEPS)
+    confirmed = straggler["evidence"]["confirmed_by"]["value"]
+    assert confirmed == f"exposed communication ({traced} steps)"
     worst = worker.STRAGGLER_WORST_STEP  # named in the title, opened in the view
     assert straggler["evidence"]["worst_step"]["value"] == worst
     worst_wait = straggler["evidence"]["worst_step_extra_wait"]["value"]
@@ -293,3 +300,31 @@ def test_data_loading_rests_on_timed_loader_waits(planted, make_client):
     assert finding["recommendation"].startswith("The DataLoader has num_workers=0")
     assert finding["evidence"]["median_share"]["value"] > 0.9  # 8 ms waits, a sum() of 32 floats
     assert finding["evidence"]["median_time"]["value"] >= LOADER_BATCH * LOADER_SAMPLE_S * 1e9
+
+
+def test_a_straggler_in_every_step_is_found_when_the_few_traced_steps_miss_it():
+    """60 MyTimer steps in which rank 1 makes rank 0 wait 15 ms, and 6 traced steps (a busy
+    machine's) in which both waited alike: the steps the traces do not cover still tell, the
+    traced ones do not veto them."""
+    steps = 60
+    step_ns = 50_000_000
+    step_times = {
+        rank: pd.DataFrame({"step": range(steps), "t0": [s * step_ns for s in range(steps)],
+                            "t1": [(s + 1) * step_ns for s in range(steps)]})
+        for rank in (0, 1)
+    }  # fmt: skip
+    waits = {0: pd.Series(15_000_000 + 100_000 * (np.arange(steps) % 3)),
+             1: pd.Series(200_000, index=range(steps))}  # fmt: skip
+    traced = [
+        _step(rank, s, step_ns, compute=30_000_000, communication=5_000_000)
+        for rank in (0, 1) for s in range(20, 26)
+    ]  # fmt: skip
+    inputs = AnalysisInputs(
+        breakdowns=traced, step_times=step_times, collective_waits=waits, kernels=kernel_table([])
+    )
+    (found,) = straggler(inputs, DEFAULT_THRESHOLDS)
+    assert found.ranks == [1]
+    assert found.evidence["source"]["value"] == "collective spans"
+    assert found.evidence["steps_measured"]["value"] == steps
+    assert "confirmed_by" not in found.evidence  # the traced steps saw no straggler
+    assert found.evidence["median_extra_wait_of_others"]["value"] == pytest.approx(14.9e6, rel=0.01)
