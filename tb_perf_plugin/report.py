@@ -21,6 +21,7 @@ from .text import (
     MEMORY_ORDER,
     diff_parts,
     evidence_text,
+    impact_text,
     mean_step_time,
     memory_line,
     memory_order,
@@ -219,6 +220,7 @@ def _findings_html(findings: list[dict[str, Any]]) -> str:
             f'<div class="finding" style="border-color:{color}">'
             f'<h3><span class="sev" style="background:{color}">{_e(f["severity"])}</span>'
             f'{_e(f["title"])} <span class="muted">({_e(f["kind"])})</span></h3>'
+            f'<p class="impact"><b>Impact:</b> {_e(impact_text(f.get("impact")))}</p>'
             f"<table>{evidence}</table><p><b>Fix:</b> {_e(f['recommendation'])}</p></div>"
         )
     return "".join(out)

@@ -272,8 +272,18 @@ def _md_table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
     return "\n".join(lines)
 
 
+def impact_text(impact: dict[str, Any] | None) -> str:
+    """What a fix would save, in words: "saves ≈ 14.20 ms per step (31 %)" or its basis."""
+    if not impact or impact.get("ns_per_step") is None:
+        return f"no step-time estimate ({(impact or {}).get('basis', 'not estimated')})"
+    share = impact.get("share_of_step")
+    of_step = "" if share is None else f" ({share:.0%} of the step)"
+    return f"saves ≈ {impact['ns_per_step'] / 1e6:.2f} ms per step{of_step}"
+
+
 def _findings_text(findings: list[dict[str, Any]], fmt: str) -> str:
-    """Findings most severe first: severity, title, evidence, what to do."""
+    """Findings, the most step time a fix would save first: severity, title, what a fix would
+    save, evidence, what to do; a symptom says which finding explains it."""
     if not findings:
         return "No findings: nothing crossed a threshold (docs/FINDINGS.md)."
     lines = ["## Findings" if fmt == "md" else "findings:"]
@@ -283,6 +293,9 @@ def _findings_text(findings: list[dict[str, Any]], fmt: str) -> str:
         )
         bullet = "-" if fmt == "md" else "*"
         lines.append(f"{bullet} [{f['severity']}] {f['kind']}: {f['title']}")
+        lines.append(f"  impact: {impact_text(f.get('impact'))}")
+        if f.get("explained_by"):
+            lines.append(f"  explained by: {f['explained_by']}")
         lines.append(f"  evidence: {evidence}")
         lines.append(f"  fix: {f['recommendation']}")
     return "\n".join(lines)

@@ -118,6 +118,8 @@ class Finding:
     scope: str = ""  # what `key` distinguishes within the kind (an op name, a rank)
     schema_version: int = SCHEMA_VERSION
     explained_by: str | None = None  # the key of the finding whose cause this is a symptom of
+    # the step time a perfect fix would save: {ns_per_step, share_of_step, basis} (impact.py)
+    impact: dict[str, Any] | None = None
 
     @property
     def key(self) -> str:
@@ -385,7 +387,9 @@ def host_bound(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
                       median_runtime_share=(runtime, "fraction"),
                       median_cpu_ops_share=(cpu, "fraction"), cause=(cause, ""),
                       **{f"{c}_time": (int(ns), "ns") for c, ns in spent.items()},
-                      median_runtime_time=(int(runtime_ns), "ns")),
+                      median_runtime_time=(int(runtime_ns), "ns"),
+                      median_device_idle=(int(idle), "ns"),
+                      median_step_time=(int(np.median([s.duration_ns for s in device])), "ns")),
             _HOST_FIXES[cause],
             {"tab": "timeline", "params": {"rank": rank}}, ranks=[rank], scope=f"rank{rank}",
         ))  # fmt: skip
@@ -416,7 +420,8 @@ def hotspot(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             "hotspot", "warning" if dominant else "info",
             f"{name} takes {share:.0%} of rank {rank}'s traced step time",
             evidence(share=(float(share), "fraction"), next_share=(float(runner_up), "fraction"),
-                      self_time=(int(self_ns[top]), "ns"), calls=(int(ops["calls"].iloc[top]), "")),
+                      self_time=(int(self_ns[top]), "ns"), calls=(int(ops["calls"].iloc[top]), ""),
+                      traced_steps=(len(steps), "")),
             f"Look at {name}: its input shapes (Operators, grouped by input shapes) and its "
             "kernels; for a custom op consider torch.compile, a fused implementation or AMP.",
             {"tab": "operators", "params": {"rank": rank, "q": name}},
@@ -472,6 +477,7 @@ def step_outlier(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             f"{duration[worst] / median:.1f}x the median step time",
             evidence(worst_step_time=(int(duration[worst]), "ns"),
                       median_step_time=(int(median), "ns"),
+                      excess_per_step=(int((duration[slow] - median).sum() / len(duration)), "ns"),
                       worst_ratio=(float(duration[worst] / median), "x"),
                       worst_robust_z=(float(z[worst]), "")),
             "Open the slow step in the Timeline and compare it with a normal one: garbage "

@@ -27,6 +27,7 @@ from .findings import (
     sync_point,
     variability,
 )
+from .impact import by_impact, with_impact
 from .python_profile import python_hotspot
 
 RULES = (
@@ -44,12 +45,27 @@ _RANK_SCOPE = re.compile(r"^(?P<subject>.*)rank\d+$")
 
 
 def find_all(inputs: AnalysisInputs, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> list[Finding]:
-    """Every rule's findings, most severe first; per-rank findings shared by many ranks, or
-    by every rank, collapsed (`collapse_across_ranks`); symptoms marked with their cause
-    (`explain`)."""
+    """Every rule's findings, the most step time a fix would save first (`impact.py`), those
+    without a time saving after them, most severe first; per-rank findings shared by many
+    ranks, or by every rank, collapsed (`collapse_across_ranks`); symptoms marked with their
+    cause (`explain`)."""
     found = [f for rule in RULES for f in rule(inputs, thresholds)]
     findings = explain(collapse_across_ranks(found, world=len(_ranks(inputs))))
-    return sorted(findings, key=lambda f: -SEVERITIES.index(f.severity))
+    findings = [with_impact(f) for f in findings]
+    by_severity = sorted(findings, key=lambda f: -SEVERITIES.index(f.severity))
+    return _symptoms_after_causes(sorted(by_severity, key=by_impact))
+
+
+def _symptoms_after_causes(findings: list[Finding]) -> list[Finding]:
+    """The findings in order, each one a cause explains moved right after that cause."""
+    keys = {f.key for f in findings}
+    out = []
+    for finding in findings:
+        if finding.explained_by in keys:
+            continue
+        out.append(finding)
+        out += [f for f in findings if f.explained_by == finding.key]
+    return out
 
 
 def _ranks(inputs: AnalysisInputs) -> set[int]:

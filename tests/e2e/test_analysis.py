@@ -146,3 +146,9 @@ def test_the_others_communication_wait_is_folded_under_the_straggler(page, tenso
     expect(symptom).not_to_be_visible()
     folded.locator("summary").click()
     expect(symptom).to_contain_text(wait["title"])
+    # the Overview opens with what would save the most: the straggler, not its symptom
+    saving = plugin.get_by_test_id("saving")
+    expect(saving).to_have_count(1)
+    expect(saving.first).to_have_attribute("data-key", straggler["key"])
+    ms = straggler["impact"]["ns_per_step"] / 1e6
+    expect(saving.first).to_contain_text(f"Saves ≈ {ms:.3g} ms per step")

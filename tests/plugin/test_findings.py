@@ -328,3 +328,27 @@ def test_a_straggler_in_every_step_is_found_when_the_few_traced_steps_miss_it():
     assert found.evidence["steps_measured"]["value"] == steps
     assert "confirmed_by" not in found.evidence  # the traced steps saw no straggler
     assert found.evidence["median_extra_wait_of_others"]["value"] == pytest.approx(14.9e6, rel=0.01)
+
+
+@pytest.mark.parametrize(
+    "run", ["straggler", "slow_data", "slow_loader", "outlier_step", "dominant_op"]
+)
+def test_every_finding_says_what_its_fix_would_save(planted, make_client, run):
+    """`impact` on every finding: a step time and its share where the rule measured one (the
+    planted cost, within what the rule's own measure allows), else None and why; findings
+    ordered by it."""
+    found = findings(make_client(planted), run)
+    assert found
+    for finding in found:
+        impact = finding["impact"]
+        assert set(impact) == {"ns_per_step", "share_of_step", "basis"} and impact["basis"]
+        if impact["ns_per_step"] is not None:
+            assert impact["ns_per_step"] > 0 and 0 < impact["share_of_step"] <= 1
+    causes = [f for f in found if not f["explained_by"]]  # each symptom follows its cause
+    saved = [f["impact"]["ns_per_step"] for f in causes if f["impact"]["ns_per_step"] is not None]
+    assert saved == sorted(saved, reverse=True)
+    if run == "straggler":  # the planted delay: STRAGGLER_DELAY_S a step
+        (cause,) = [f for f in found if f["kind"] == "straggler"]
+        assert cause["impact"]["ns_per_step"] == pytest.approx(
+            worker.STRAGGLER_DELAY_S * 1e9, rel=0.1
+        )

@@ -88,6 +88,8 @@ def test_both_sources_of_a_rank_are_shown_and_their_leak_is_one_finding():
     (leak,) = [f for f in findings if f["kind"] == "memory_leak"]
     assert leak["evidence"]["source"]["value"] == "MemorySampler"
     assert leak["evidence"]["also_in"]["value"] == "torch.profiler's memory events"
+    assert leak["impact"] == {"ns_per_step": None, "share_of_step": None,
+                              "basis": "memory, not step time"}  # fmt: skip
 
 
 def test_per_step_memory_is_what_the_raw_events_say():

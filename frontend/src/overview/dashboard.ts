@@ -7,7 +7,7 @@ import { fetchKernels } from "../kernels/api";
 import { fetchOperators } from "../operators/api";
 import { breakdownChart } from "../panels/breakdown";
 import { collectivesTable, rankSplitBars, splitLegend } from "../panels/distributed";
-import { findingsPanel, TAB_LABELS } from "../panels/findings";
+import { findingsPanel, savingsPanel, TAB_LABELS } from "../panels/findings";
 import { gpuSummaryPanel } from "../panels/gpuSummary";
 import type { BreakdownAnswer, DistributedBrief, Finding } from "../panels/types";
 import type { KernelsAnswer } from "../kernels/types";
@@ -400,6 +400,7 @@ function renderOverview(
     "div",
     { class: "overview", "data-testid": "overview" },
     warningsPanel(summary.warnings),
+    savingsPanel(relevant, navigate),
     gpuSummaryPanel(summary.gpus),
     findingsPanel(relevant, navigate),
     section(

@@ -34,6 +34,47 @@ function evidenceValue(value: number | string, unit: string): string {
   return String(value);
 }
 
+/** What a fix would save, in words. */
+export function impactText(finding: Finding): string {
+  const impact = finding.impact;
+  if (!impact || impact.ns_per_step === null) return `No step-time estimate (${impact?.basis ?? "not estimated"})`;
+  const share = impact.share_of_step === null ? "" : ` (${(impact.share_of_step * 100).toFixed(0)} % of the step)`;
+  return `Saves ≈ ${formatDuration(impact.ns_per_step)} per step${share}`;
+}
+
+/** The findings whose fixes would save the most step time, causes only, largest first. */
+export function savingsPanel(
+  findings: readonly Finding[],
+  navigate: (tab: string, params: NavigationParams) => void,
+  count = 3,
+): HTMLElement | null {
+  const top = findings
+    .filter((f) => !f.explained_by && f.impact?.ns_per_step != null)
+    .sort((a, b) => (b.impact?.ns_per_step ?? 0) - (a.impact?.ns_per_step ?? 0))
+    .slice(0, count);
+  if (top.length === 0) return null;
+  return h(
+    "section",
+    { class: "panel", "data-testid": "savings" },
+    h("h2", {}, "What would save the most"),
+    h(
+      "ol",
+      { class: "savings" },
+      ...top.map((f) => {
+        const link = h("button", { type: "button", class: "link-button" }, f.title);
+        link.addEventListener("click", () => navigate(f.view.tab, f.view.params));
+        return h(
+          "li",
+          { "data-testid": "saving", "data-key": f.key },
+          h("strong", { class: "saving-amount" }, impactText(f)),
+          " — ",
+          link,
+        );
+      }),
+    ),
+  );
+}
+
 function findingItem(
   finding: Finding,
   navigate: (tab: string, params: NavigationParams) => void,
@@ -64,6 +105,7 @@ function findingItem(
       h("span", { class: `severity-badge severity-${finding.severity}` }, finding.severity),
       h("strong", { class: "finding-title" }, finding.title),
     ),
+    h("p", { class: "finding-impact", "data-testid": "finding-impact", title: finding.impact?.basis ?? "" }, impactText(finding)),
     h("ul", { class: "finding-evidence" }, ...evidence),
     h("p", { class: "finding-fix" }, finding.recommendation),
     link,

@@ -21,6 +21,8 @@ export interface Finding {
   schema_version: number;
   /** The key of the finding whose cause this one is a symptom of; null when none is. */
   explained_by: string | null;
+  /** The step time a perfect fix would save (null: not step time; `basis` says why). */
+  impact: { ns_per_step: number | null; share_of_step: number | null; basis: string } | null;
 }
 
 export interface FindingsAnswer {

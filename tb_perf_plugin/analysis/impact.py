@@ -1,0 +1,126 @@
+"""What fixing a finding would save: `impact = {ns_per_step, share_of_step, basis}`, the step
+time a perfect fix of its cause would take off a median step, from the numbers its rule
+measured, and `basis` naming the method (docs/FINDINGS.md, impact). Where a finding's fix
+does not shorten steps in a way the run can measure (memory capacity, efficiency ratios, a
+profile without steps), `ns_per_step` and `share_of_step` are None and `basis` says why.
+
+Each estimate is an upper bound of the saving where the rule's time overlaps other work it
+cannot see (a blocked host's GPU work still runs; an idle GPU's host work still has to happen
+somewhere); the critical path refines them once the run has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from .findings import Finding
+
+
+def _value(finding: Finding, name: str) -> float | None:
+    item = finding.evidence.get(name)
+    return None if item is None else float(item["value"])
+
+
+def _measured(time: str, share: str | None, step: str | None, basis: str) -> Callable:
+    """An estimate from the evidence: `time` per step, and its share of the step (`share`, or
+    `time` over `step`)."""
+
+    def estimate(finding: Finding) -> dict[str, Any]:
+        ns = _value(finding, time)
+        if ns is None:
+            return _unknown(f"{basis}: not measured")
+        fraction = _value(finding, share) if share else None
+        if fraction is None and step is not None:
+            step_ns = _value(finding, step)
+            fraction = ns / step_ns if step_ns else None
+        return {"ns_per_step": int(ns), "share_of_step": fraction, "basis": basis}
+
+    return estimate
+
+
+def _unknown(basis: str) -> dict[str, Any]:
+    return {"ns_per_step": None, "share_of_step": None, "basis": basis}
+
+
+def _hotspot(finding: Finding) -> dict[str, Any]:
+    self_ns, steps = _value(finding, "self_time"), _value(finding, "traced_steps")
+    if not self_ns or not steps:
+        return _unknown("operator self time: no traced steps")
+    return {
+        "ns_per_step": int(self_ns / steps),
+        "share_of_step": _value(finding, "share"),
+        "basis": "the operator's self time per traced step (the bound: the op made free)",
+    }
+
+
+def _outliers(finding: Finding) -> dict[str, Any]:
+    excess, median = _value(finding, "excess_per_step"), _value(finding, "median_step_time")
+    if excess is None or not median:
+        return _unknown("slow steps: not measured")
+    return {
+        "ns_per_step": int(excess),
+        "share_of_step": excess / (median + excess),  # of the mean step, which they lengthen
+        "basis": "the slow steps' time above the median, spread over every step",
+    }
+
+
+_ESTIMATES: dict[str, Callable[[Finding], dict[str, Any]]] = {
+    "data_loading": _measured(
+        "median_time",
+        "median_share",
+        None,
+        "the median step's wait for input (an input pipeline that keeps up hides it)",
+    ),
+    "communication": _measured(
+        "median_exposed",
+        "median_exposed_share",
+        None,
+        "exposed communication per median step (hidden if fully overlapped with compute)",
+    ),
+    "straggler": _measured(
+        "median_extra_wait_of_others",
+        None,
+        "median_step_time",
+        "the others' extra wait per step (what the job loses to the slow rank)",
+    ),
+    "sync_point": _measured(
+        "median_time",
+        "median_share",
+        None,
+        "the host's time blocked on the device per median step (the bound: the GPU work "
+        "behind the wait still has to run)",
+    ),
+    "host_bound": _measured(
+        "median_device_idle",
+        None,
+        "median_step_time",
+        "the GPU's idle time per median step (the bound: a host that keeps the GPU fed)",
+    ),
+    "hotspot": _hotspot,
+    "step_outlier": _outliers,
+}
+_NOT_STEP_TIME = {
+    "variability": "step-time variation: steadier steps change the spread, not the median",
+    "compute_efficiency": "an efficiency ratio: the saving depends on the fix",
+    "recompilation": "compile time, not step time",
+    "python_hotspot": "a share of profiled time: the profile has no steps",
+    "memory_leak": "memory, not step time",
+    "memory_peak": "memory, not step time",
+    "fragmentation": "memory, not step time",
+}
+
+
+def with_impact(finding: Finding) -> Finding:
+    """The finding with its `impact`."""
+    estimate = _ESTIMATES.get(finding.kind)
+    if estimate is not None:
+        return replace(finding, impact=estimate(finding))
+    return replace(finding, impact=_unknown(_NOT_STEP_TIME.get(finding.kind, "not estimated")))
+
+
+def by_impact(finding: Finding) -> tuple[int, int]:
+    """Sort key: the most step time saved first; findings without a time saving after them."""
+    ns = (finding.impact or {}).get("ns_per_step")
+    return (0, -ns) if ns is not None else (1, 0)
