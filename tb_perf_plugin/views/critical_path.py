@@ -1,0 +1,148 @@
+"""The critical path of each traced step, per rank and for the job (docs/ANALYSIS.md,
+"Critical path"; route `critical_path`, `tb-perf analyze`'s `critical_path`, the Timeline's
+"Critical path" toggle). Computed on first use, not with the run's analysis."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..analysis.breakdown import trace_spans
+from ..analysis.critical_path import StepCriticalPath, job_critical_path, trace_critical_paths
+from ..discovery import Run
+from ..errors import NotFound
+from ..params import int_param, shown
+from ..pipeline.analyze import step_breakdowns
+from ..pipeline.read import RunTables
+from ..store import INLINE_WAIT, RunStore
+
+MAX_PATH_EVENTS = 20000  # a step's path events a request lists at most
+
+
+@dataclass(frozen=True)
+class RankStepPath:
+    """One step's path on one rank, with the trace it was found in."""
+
+    trace: int  # index into the run's tables.traces
+    path: StepCriticalPath
+
+
+def run_critical_paths(tables: RunTables) -> list[RankStepPath]:
+    """The critical path of every broken-down step of the run (the breakdown's windows), each
+    found in the trace that covers it."""
+    out = []
+    windows: dict[int, list[tuple[int | None, int, int]]] = {}
+    for b in step_breakdowns(tables):
+        windows.setdefault(b.rank, []).append((b.step, b.start_ns, b.start_ns + b.duration_ns))
+    for index, trace in enumerate(tables.traces):
+        shift = trace.tables.meta.to_collectors_ns
+        spans = trace_spans([trace.tables])
+        if not spans:
+            continue
+        first, last = spans[0]
+        mine = [
+            (step, a - shift, b - shift)
+            for step, a, b in windows.get(trace.rank, [])
+            if a >= first and b <= last
+        ]
+        for path in trace_critical_paths(trace.tables, trace.rank, mine):
+            path.start_ns += shift  # on the rank's collectors' clock, as the breakdown's
+            out.append(RankStepPath(index, path))
+    return out
+
+
+def critical_paths(store: RunStore, run: Run, wait_s: float | None) -> list[RankStepPath]:
+    """The run's critical paths, built on first use and cached per run version."""
+    return store.derived(run, "critical_path", run_critical_paths, wait_s)
+
+
+def summary_json(paths: list[RankStepPath], selected: int | None) -> dict[str, Any]:
+    """Per rank, per step: length, its share of the step, shares by category, top operators and
+    kernels; per step, the job's path (through the slowest rank)."""
+    chosen = [p.path for p in paths if selected is None or p.path.rank == selected]
+    ranks = sorted({p.rank for p in chosen})
+    return {
+        "ranks": [
+            {"rank": r, "steps": [p.to_json() for p in chosen if p.rank == r]} for r in ranks
+        ],
+        "job": job_critical_path(chosen),
+    }
+
+
+def critical_path(
+    store: RunStore,
+    run_name: str | None,
+    rank: str | None = None,
+    step: str | None = None,
+    wait_s: float | None = INLINE_WAIT,
+) -> dict[str, Any]:
+    """Without `step`: every step's summary (`summary_json`). With `step` (and a `rank`, else
+    the slowest rank of that step): that step's path, its events in order (where each starts
+    on the rank's collectors' clock, its path time, category, edge kind and name, and the event's
+    own start, duration, pid and tid for the Timeline to find it)."""
+    run = store.find_run(run_name)
+    tables = store.tables(run, wait_s)
+    selected = store.selected_rank(run, tables, rank)
+    paths = critical_paths(store, run, wait_s)
+    body: dict[str, Any] = {"run": run.name, "rank": selected}
+    if step is None:
+        body.update(summary_json(paths, selected))
+        return body
+    wanted = int_param(step, "step")
+    of_step = [p for p in paths if p.path.step == wanted]
+    if selected is not None:
+        of_step = [p for p in of_step if p.path.rank == selected]
+    if not of_step:
+        where = "" if selected is None else f" on rank {selected}"
+        raise NotFound(f"no critical path of step {shown(step)}{where}: not a traced step")
+    chosen = max(of_step, key=lambda p: (p.path.length_ns, -p.path.rank))
+    body.update(step_json(tables, chosen))
+    return body
+
+
+def step_json(tables: RunTables, found: RankStepPath) -> dict[str, Any]:
+    """One step's path with its events (at most MAX_PATH_EVENTS, in path order)."""
+    path = found.path
+    trace = tables.traces[found.trace].tables
+    shift = trace.meta.to_collectors_ns
+    slices = trace.slices
+    rows = path.rows[:MAX_PATH_EVENTS]
+    safe = np.maximum(rows, 0)
+    known = rows >= 0
+    event_start = np.where(known, np.asarray(slices["start"])[safe] + shift, -1)
+    event_dur = np.where(known, np.asarray(slices["dur"])[safe], -1)
+    pid = np.where(known, np.asarray(slices["pid"])[safe], -1)
+    tid = np.where(known, np.asarray(slices["tid"])[safe], -1)
+    events = [
+        {
+            "at_ns": str(int(at) + shift),
+            "ns": int(ns),
+            "category": category,
+            "edge": kind,
+            "name": name,
+            "event_start_ns": str(int(s)) if ok else None,
+            "event_dur_ns": int(d) if ok else None,
+            "pid": int(p) if ok else None,
+            "tid": int(t) if ok else None,
+        }
+        for at, ns, category, kind, name, s, d, p, t, ok in zip(
+            path.at_ns[: len(rows)].tolist(),
+            path.ns[: len(rows)].tolist(),
+            path.category,
+            path.kind,
+            path.names,
+            event_start.tolist(),
+            event_dur.tolist(),
+            pid.tolist(),
+            tid.tolist(),
+            known.tolist(),
+            strict=False,
+        )
+    ]
+    return {
+        **path.to_json(),
+        "events": events,
+        "total_events": len(path.rows),
+    }
