@@ -55,6 +55,8 @@ EDGE_KINDS = ("work", "dependency", "launch", "queue", "sync")
 LAUNCH_DELAY = "launch_delay"  # a kernel waiting for its launch (launch start -> kernel start)
 DEVICE_QUEUE = "device_queue"  # waiting for the previous event of its stream to end
 TOP_OPERATORS = 10
+HANDOFF_MIN_NS = 20_000  # a thread's own time this long may be a wait on another thread
+HANDOFF_BUSY = 0.5  # ... when the other thread is busy this much of it
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,85 @@ def _host_chain_order(
     return event[order], is_end[order], key[order]
 
 
+def _thread_handoffs(
+    thread: np.ndarray,
+    depth: np.ndarray,
+    time: np.ndarray,
+    src: np.ndarray,
+    dst: np.ndarray,
+    src_end: np.ndarray,
+    dst_end: np.ndarray,
+    kind: np.ndarray,
+    weight: np.ndarray,
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+    """Waits of a thread on another thread of its process (the autograd engine's backward
+    thread while the main thread waits in `backward()`): an op's own time between its children
+    (a host edge not from a leaf's start to its end) of at least HANDOFF_MIN_NS, during which
+    another thread of the same process started and finished top-level ops busy for at least
+    HANDOFF_BUSY of it. For each, the edge is made a zero-weight dependency and the other
+    thread's chain joined in: a fork edge from the edge's start to the first of those ops, the
+    other thread's gaps between them weighted, a join edge from the last one's end to the edge's
+    end. Changes `kind` and `weight` in place; returns the (src, dst, weight, host edge) of the
+    fork and join edges."""
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    t_u, t_v = time[src], time[dst]
+    self_time = (kind == WORK) & (t_v - t_u >= HANDOFF_MIN_NS)
+    candidates = np.flatnonzero(self_time)
+    threads = np.unique(thread)
+    if not len(candidates) or len(threads) < 2:
+        return out
+    top = np.flatnonzero(depth == 0)
+    edge_of_src = np.full(len(time), -1, dtype=np.int64)
+    edge_of_src[src] = np.arange(len(src))
+    edge_thread = thread[src[candidates] // 2]
+    best_busy = np.zeros(len(candidates), dtype=np.int64)
+    best: list[tuple[int, int, int]] = [(-1, -1, -1)] * len(candidates)
+    for other in threads.tolist():
+        mine = top[thread[top] == other]
+        if not len(mine):
+            continue
+        starts, ends = time[2 * mine], np.maximum.accumulate(time[2 * mine + 1])
+        done = np.concatenate(([0], np.cumsum(time[2 * mine + 1] - time[2 * mine])))
+        first = np.searchsorted(starts, t_u[candidates], side="left")
+        last = np.searchsorted(ends, t_v[candidates], side="right") - 1
+        ok = (
+            (edge_thread != other)
+            & ((edge_thread >> 32) == (other >> 32))
+            & (last >= first)
+            & (first < len(mine))
+        )
+        busy = np.where(ok, done[np.minimum(last + 1, len(mine))] - done[first], 0)
+        better = ok & (busy > best_busy) & (busy >= HANDOFF_BUSY * (t_v - t_u)[candidates])
+        for c in np.flatnonzero(better).tolist():
+            best[c] = (other, int(mine[first[c]]), int(mine[last[c]]))
+        best_busy = np.where(better, busy, best_busy)
+    fork_src, fork_dst, fork_w, join_src, join_dst, join_w, edges = [], [], [], [], [], [], []
+    for c, (other, a, b) in enumerate(best):
+        if other < 0:
+            continue
+        edge = int(candidates[c])
+        kind[edge], weight[edge] = DEPENDENCY, 0
+        fork_src.append(src[edge])
+        fork_dst.append(2 * a)
+        fork_w.append(time[2 * a] - t_u[edge])
+        join_src.append(2 * b + 1)
+        join_dst.append(dst[edge])
+        join_w.append(t_v[edge] - time[2 * b + 1])
+        edges.append(edge)
+        # the other thread's gaps between its top-level ops, from a to b, are its work now
+        inside = top[(thread[top] == other) & (time[2 * top] >= time[2 * a]) & (top < b)]
+        gaps = edge_of_src[2 * inside + 1]
+        gaps = gaps[(gaps >= 0) & (kind[np.maximum(gaps, 0)] == DEPENDENCY)]
+        gaps = gaps[time[dst[gaps]] <= time[2 * b + 1]]
+        kind[gaps] = WORK
+        weight[gaps] = time[dst[gaps]] - time[src[gaps]]
+    if edges:
+        e = np.array(edges, dtype=np.int64)
+        out.append((np.array(fork_src), np.array(fork_dst), np.array(fork_w), e))
+        out.append((np.array(join_src), np.array(join_dst), np.array(join_w), e))
+    return out
+
+
 def step_graph(trace: TraceTables, window: tuple[int, int], nesting: Any = None) -> StepGraph:
     """The dependency graph of the trace's events that start in `window` [a, b) (trace clock),
     their times clipped to it. `nesting`: the trace's `host_nesting`, when already computed."""
@@ -258,6 +339,12 @@ def step_graph(trace: TraceTables, window: tuple[int, int], nesting: Any = None)
     owner_cat = np.where(owner >= 0, category_codes[owner_row], -1)
     host_src, host_dst = 2 * u_ev + u_end, 2 * v_ev + v_end
     host_w = np.where(top_gap, 0, gap)
+    host_kind = edge_kind.astype(np.int8)
+    fork_join = _thread_handoffs(
+        h_thread, h_depth, host_time, host_src, host_dst, u_end, v_end, host_kind, host_w
+    )
+    for src, dst, weight, edge in fork_join:
+        add(src, dst, weight, WORK, owner_row[edge], owner_cat[edge])
 
     # device: each event's own time, and stream order
     dev_s = 2 * nh + 2 * np.arange(nd)
@@ -336,7 +423,7 @@ def step_graph(trace: TraceTables, window: tuple[int, int], nesting: Any = None)
         )
     host_w = np.where(zero_host_into[host_dst], 0, host_w)
     add(host_src, host_dst, host_w, 0, owner_row, owner_cat)
-    k_parts[-1] = np.where(zero_host_into[host_dst], DEPENDENCY, edge_kind).astype(np.int8)
+    k_parts[-1] = np.where(zero_host_into[host_dst], DEPENDENCY, host_kind).astype(np.int8)
 
     time = np.concatenate([host_time, np.ravel(np.column_stack([d_start_mono, d_end_mono]))])
     # a topological order: by time, host points before device points at equal times, each

@@ -39,12 +39,20 @@ def main(shared: str) -> None:
     by_type: dict[str, int] = {}
     for e in edges:
         by_type[e.type.value] = by_type.get(e.type.value, 0) + int(e.weight * 1000)
+    by_event: dict[str, int] = {}
+    for e in edges:
+        event = graph.get_event_attribution_for_edge(e)
+        if event is not None and e.weight:
+            name = graph._get_node_name(event)
+            by_event[name] = by_event.get(name, 0) + int(e.weight * 1000)
+    top = sorted(by_event.items(), key=lambda kv: -kv[1])[:5]
     out = {
         "simple_add": {
             "window_ns": window,
             "hta_length_ns": sum(by_type.values()),
             "hta_by_edge_type_ns": by_type,
             "hta_path_events": len(graph.critical_path_events_set),
+            "hta_top_events_ns": dict(top),
         }
     }
     target = Path(__file__).with_suffix(".json")
