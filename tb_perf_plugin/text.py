@@ -501,7 +501,8 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
 
 def critical_path_text(paths: dict[str, Any], fmt: str, limit: int = 20) -> str:
     """Per step (at most `limit`), the job's critical path: its length against the step's,
-    the rank it runs through, its three largest categories and its top event."""
+    the rank it runs through, its three largest categories and the two events (operators or
+    kernels) with the most path time."""
     lines = ["## Critical path" if fmt == "md" else "critical path (per step, slowest rank):"]
     bullet = "-" if fmt == "md" else "*"
     steps = {(s["rank"], s["step"]): s for r in paths["ranks"] for s in r["steps"]}
@@ -514,7 +515,7 @@ def critical_path_text(paths: dict[str, Any], fmt: str, limit: int = 20) -> str:
             else f" ({share:.0%} of the step's {_duration_text(s['duration_ns'])})"
         )
         categories = ", ".join(f"{c['category']} {c['share']:.0%}" for c in s["by_category"][:3])
-        tops = s["top_kernels"][:1] + s["top_operators"][:1]
+        tops = sorted(s["top_kernels"][:2] + s["top_operators"][:2], key=lambda t: -t["ns"])[:2]
         top = "; top " + ", ".join(f"{t['name']} {t['share']:.0%}" for t in tops) if tops else ""
         step = "whole trace" if job["step"] is None else f"step {job['step']}"
         lines.append(

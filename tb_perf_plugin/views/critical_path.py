@@ -16,6 +16,7 @@ from ..errors import NotFound
 from ..params import int_param, shown
 from ..pipeline.analyze import step_breakdowns
 from ..pipeline.read import RunTables
+from ..pipeline.timeline import Timeline
 from ..store import INLINE_WAIT, RunStore
 
 MAX_PATH_EVENTS = 20000  # a step's path events a request lists at most
@@ -99,7 +100,45 @@ def critical_path(
         raise NotFound(f"no critical path of step {shown(step)}{where}: not a traced step")
     chosen = max(of_step, key=lambda p: (p.path.length_ns, -p.path.rank))
     body.update(step_json(tables, chosen))
+    body["timeline"] = timeline_events(store.timeline(run, wait_s), tables, chosen)
     return body
+
+
+def timeline_events(timeline: Timeline, tables: RunTables, found: RankStepPath) -> list[dict]:
+    """The step's path events as the Timeline draws them (each once, in time order): rank,
+    event id, lane, row, start and duration relative to the timeline's origin, and the path
+    time the event carries."""
+    path = found.path
+    rows = path.rows[path.rows >= 0]
+    distinct, inverse = np.unique(rows, return_inverse=True)
+    carried = np.zeros(len(distinct), dtype=np.int64)
+    np.add.at(carried, inverse.reshape(-1), path.ns[path.rows >= 0])
+    ids = timeline.event_ids(tables.traces[found.trace].tables, distinct)
+    drawn = ids >= 0
+    ids, carried = ids[drawn], carried[drawn]
+    ev = timeline.ev
+    order = np.argsort(ev["start"][ids], kind="stable")
+    ids, carried = ids[order], carried[order]
+    return [
+        {
+            "rank": path.rank,
+            "id": int(i),
+            "lane": timeline.lanes[int(lane)].id,
+            "row": int(row),
+            "start": int(start),
+            "dur": int(dur),
+            "path_ns": int(ns),
+        }
+        for i, lane, row, start, dur, ns in zip(
+            ids.tolist(),
+            ev["lane"][ids].tolist(),
+            ev["row"][ids].tolist(),
+            ev["start"][ids].tolist(),
+            ev["dur"][ids].tolist(),
+            carried.tolist(),
+            strict=True,
+        )
+    ]
 
 
 def step_json(tables: RunTables, found: RankStepPath) -> dict[str, Any]:

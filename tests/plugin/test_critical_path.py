@@ -17,6 +17,7 @@ from tb_perf_plugin.analysis.critical_path import (
 )
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import Kind, TraceMeta, TraceTables, build_trace_tables
+from tests.conftest import REPO
 
 RESNET = "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0"
 SIMPLE_ADD = (
@@ -215,3 +216,28 @@ def test_analyze_json_and_text_carry_the_critical_path(tmp_path, shared_data, ca
     text = capsys.readouterr().out
     section = text[text.index("critical path (per step, slowest rank):") :]
     assert "dataloader" in section and "(9 more steps in --format json)" in section
+
+
+def test_route_gives_a_step_in_the_timeline_coordinates(make_client):
+    """The sample DDP run (two ranks, gloo): every step's path on both ranks and the job's
+    through the slower; one step's path events are the Timeline's events, at their places."""
+    client = make_client(REPO / "sample_runs")
+    body = client.json("critical_path", run="ddp_traced")
+    assert [r["rank"] for r in body["ranks"]] == [0, 1]
+    steps = {(s["rank"], s["step"]): s for r in body["ranks"] for s in r["steps"]}
+    for job in body["job"]:
+        lengths = [s["length_ns"] for (_, step), s in steps.items() if step == job["step"]]
+        assert job["length_ns"] == max(lengths) and job["ranks"] == len(lengths) == 2
+    for s in steps.values():
+        assert 0 < s["length_ns"] <= s["duration_ns"] and s["dropped_edges"] == 0
+    one = client.json("critical_path", run="ddp_traced", rank="1", step="16")
+    assert one["rank"] == 1 and one["step"] == 16
+    assert sum(e["ns"] for e in one["events"]) == one["length_ns"]
+    assert one["timeline"] and sum(e["path_ns"] for e in one["timeline"]) <= one["length_ns"]
+    for drawn in one["timeline"][:20]:
+        event = client.json("timeline/event", run="ddp_traced", rank="1", id=str(drawn["id"]))
+        assert (event["lane"], event["row"], event["start"], event["dur"]) == (
+            drawn["lane"], drawn["row"], drawn["start"], drawn["dur"]
+        )  # fmt: skip
+    client.json("critical_path", 404, run="ddp_traced", rank="1", step="3")
+    client.json("critical_path", 400, run="ddp_traced", step="x")
