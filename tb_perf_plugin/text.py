@@ -518,9 +518,17 @@ def critical_path_text(paths: dict[str, Any], fmt: str, limit: int = 20) -> str:
         tops = sorted(s["top_kernels"][:2] + s["top_operators"][:2], key=lambda t: -t["ns"])[:2]
         top = "; top " + ", ".join(f"{t['name']} {t['share']:.0%}" for t in tops) if tops else ""
         step = "whole trace" if job["step"] is None else f"step {job['step']}"
+        joined = job.get("joined")
+        across = ""
+        if joined:
+            ranks = " → ".join(str(t["rank"]) for t in joined["through_ranks"][:6])
+            across = (
+                f"; collectives joined: {_duration_text(joined['length_ns'])} through rank(s) "
+                f"{ranks}"
+            )
         lines.append(
             f"{bullet} {step}: {_duration_text(s['length_ns'])}{of_step} on rank {job['rank']}: "
-            f"{categories}{top}"
+            f"{categories}{top}{across}"
         )
     if len(paths["job"]) > limit:
         lines.append(f"({len(paths['job']) - limit} more steps in --format json)")

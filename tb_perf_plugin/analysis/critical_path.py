@@ -26,7 +26,8 @@ Pure functions over `TraceTables`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -49,8 +50,8 @@ _WINDOW_MARKER = re.compile(r"^PyTorch Profiler( \(\d+\))?$")
 _DEVICE_WORK = (Kind.KERNEL, Kind.MEMCPY, Kind.MEMSET)
 
 # edge kinds
-WORK, DEPENDENCY, LAUNCH, QUEUE, SYNC = 0, 1, 2, 3, 4
-EDGE_KINDS = ("work", "dependency", "launch", "queue", "sync")
+WORK, DEPENDENCY, LAUNCH, QUEUE, SYNC, COLLECTIVE = 0, 1, 2, 3, 4, 5
+EDGE_KINDS = ("work", "dependency", "launch", "queue", "sync", "collective")
 # the categories of path time: the breakdown's (an event's own time) and the waits between
 LAUNCH_DELAY = "launch_delay"  # a kernel waiting for its launch (launch start -> kernel start)
 DEVICE_QUEUE = "device_queue"  # waiting for the previous event of its stream to end
@@ -75,6 +76,9 @@ class StepGraph:
     category: np.ndarray
     categories: tuple[str, ...]
     dropped_edges: int  # edges against time order (clock skew between host and device)
+    # per node: the slice row whose start (node_end False) or end it is
+    node_row: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    node_end: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
 
 
 @dataclass(frozen=True)
@@ -450,6 +454,8 @@ def step_graph(trace: TraceTables, window: tuple[int, int], nesting: Any = None)
         category=np.concatenate(c_parts)[pick],
         categories=categories,
         dropped_edges=int((~forward).sum()),
+        node_row=np.concatenate([np.repeat(h_rows, 2), np.repeat(d_rows, 2)])[topo],
+        node_end=(np.arange(len(time)) % 2 == 1)[topo],
     )
 
 
@@ -488,9 +494,11 @@ def step_critical_path(
     step: int | None,
     window: tuple[int, int],
     nesting: Any = None,
+    graph: StepGraph | None = None,
 ) -> StepCriticalPath:
-    """The critical path of one step window [a, b) of the trace (its clock)."""
-    graph = step_graph(trace, window, nesting)
+    """The critical path of one step window [a, b) of the trace (its clock); `graph`: its
+    `step_graph`, when already built."""
+    graph = graph if graph is not None else step_graph(trace, window, nesting)
     path = longest_path(graph)
     e = path.edges[graph.weight[path.edges] > 0]
     rows = graph.row[e]
@@ -540,3 +548,167 @@ def job_critical_path(paths: list[StepCriticalPath]) -> list[dict[str, Any]]:
             "ranks": len(ps),
         })  # fmt: skip
     return out
+
+
+@dataclass(frozen=True)
+class RankStepGraph:
+    """One rank's graph of a step, with its trace and the map of its times to the job's clock
+    (rank 0's, as the alignment fits it)."""
+
+    rank: int
+    trace: TraceTables
+    graph: StepGraph
+    to_job_clock: Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass
+class JoinedPath:
+    """A step's critical path over all its ranks' graphs, collectives joined across ranks."""
+
+    step: int | None
+    length_ns: int
+    ns: np.ndarray  # per weighted edge of the path, in order
+    rank: np.ndarray
+    category: list[str]
+    names: list[str]
+    collectives: int  # collective calls joined across ranks
+    dropped_edges: int
+
+    def to_json(self) -> dict[str, Any]:
+        length = self.length_ns
+        by_category: dict[str, int] = {}
+        for category, ns in zip(self.category, self.ns.tolist(), strict=True):
+            by_category[category] = by_category.get(category, 0) + ns
+        through: list[dict[str, int]] = []
+        for rank, ns in zip(self.rank.tolist(), self.ns.tolist(), strict=True):
+            if through and through[-1]["rank"] == rank:
+                through[-1]["ns"] += ns
+            else:
+                through.append({"rank": rank, "ns": ns})
+        return {
+            "length_ns": length,
+            "by_category": [
+                {"category": c, "ns": ns, "share": ns / length if length else 0.0}
+                for c, ns in sorted(by_category.items(), key=lambda kv: -kv[1])
+            ],
+            "through_ranks": through,
+            "collectives_joined": self.collectives,
+            "dropped_edges": self.dropped_edges,
+        }
+
+
+def _collective_calls(part: RankStepGraph) -> dict[tuple[str, str], list[int]]:
+    """The step's collective calls on one rank (the events of its graph's `communication`
+    work, device kernels or gloo ops): signature (collective or event name, process group) ->
+    slice rows in start order."""
+    graph, trace = part.graph, part.trace
+    communication = graph.categories.index("communication")
+    rows = np.unique(graph.row[(graph.kind == WORK) & (graph.category == communication)])
+    rows = rows[rows >= 0]
+    slices = trace.slices
+    rows = rows[np.argsort(np.asarray(slices["start"])[rows], kind="stable")]
+    label = np.asarray(slices["collective"])[rows]
+    label = np.where(label >= 0, label, np.asarray(slices["name"])[rows])
+    group = np.asarray(slices["process_group"])[rows]
+    calls: dict[tuple[str, str], list[int]] = {}
+    for row, lab, grp in zip(rows.tolist(), label.tolist(), group.tolist(), strict=True):
+        key = (trace.names[lab], trace.names[grp] if grp >= 0 else "")
+        calls.setdefault(key, []).append(row)
+    return calls
+
+
+def joined_critical_path(step: int | None, parts: list[RankStepGraph]) -> JoinedPath:
+    """The step's path over every rank's graph, its collectives joined: the k-th call of a
+    signature (name, process group) on each rank is one collective, which cannot end on a rank
+    before the last rank to arrive started it. An edge from the last arrival's start to each
+    other rank's end weighs the time between, and an earlier rank's own edge of the call is cut
+    to that too (its wait for the others is not work). Node times on the job's clock; an edge
+    the alignment turns against time is dropped (counted)."""
+    offsets = np.cumsum([0] + [len(p.graph.time) for p in parts])
+    time = np.concatenate([p.to_job_clock(p.graph.time) for p in parts] or [np.zeros(0, np.int64)])
+    src = [p.graph.src + offsets[i] for i, p in enumerate(parts)]
+    dst = [p.graph.dst + offsets[i] for i, p in enumerate(parts)]
+    weight = [p.graph.weight.copy() for p in parts]
+    kind = [p.graph.kind for p in parts]
+    row = [p.graph.row for p in parts]
+    category = [p.graph.category for p in parts]
+    part_of = [np.full(len(p.graph.src), i, np.int64) for i, p in enumerate(parts)]
+    communication = parts[0].graph.categories.index("communication") if parts else -1
+
+    def node_of(i: int, rows: list[int], end: bool) -> np.ndarray:
+        g = parts[i].graph
+        key = g.node_row * 2 + g.node_end
+        order = np.argsort(key, kind="stable")
+        want = np.asarray(rows, np.int64) * 2 + int(end)
+        at = np.minimum(np.searchsorted(key[order], want), len(order) - 1)
+        return order[at] + offsets[i]
+
+    calls = [_collective_calls(p) for p in parts]
+    joined = 0
+    extra_src, extra_dst, extra_w, extra_row, extra_part = [], [], [], [], []
+    for signature in sorted(set().union(*[c.keys() for c in calls])):
+        having = [i for i, c in enumerate(calls) if signature in c]
+        if len(having) < 2:
+            continue
+        n = min(len(calls[i][signature]) for i in having)
+        starts = np.array([node_of(i, calls[i][signature][:n], False) for i in having])
+        ends = np.array([node_of(i, calls[i][signature][:n], True) for i in having])
+        last = np.argmax(time[starts], axis=0)  # per call: the rank to arrive last
+        joined += n
+        for j, i in enumerate(having):
+            for k in np.flatnonzero(last != j).tolist():
+                s_q, e_r = int(starts[last[k], k]), int(ends[j, k])
+                if time[s_q] <= time[starts[j, k]] or time[e_r] < time[s_q]:
+                    continue
+                tail = int(time[e_r] - time[s_q])
+                extra_src.append(s_q)
+                extra_dst.append(e_r)
+                extra_w.append(tail)
+                extra_row.append(calls[i][signature][k])
+                extra_part.append(i)
+                own = np.flatnonzero((src[i] == starts[j, k]) & (dst[i] == e_r) & (kind[i] == WORK))
+                weight[i][own] = np.minimum(weight[i][own], tail)
+    src.append(np.asarray(extra_src, np.int64))
+    dst.append(np.asarray(extra_dst, np.int64))
+    weight.append(np.asarray(extra_w, np.int64))
+    kind.append(np.full(len(extra_src), COLLECTIVE, np.int8))
+    row.append(np.asarray(extra_row, np.int64))
+    category.append(np.full(len(extra_src), communication, np.int64))
+    part_of.append(np.asarray(extra_part, np.int64))
+    # topological order: job time, then each rank's own order
+    part_node = np.repeat(np.arange(len(parts)), np.diff(offsets))
+    local = np.arange(len(time)) - offsets[part_node]
+    topo = np.lexsort((local, part_node, time))
+    position = np.empty(len(time), dtype=np.int64)
+    position[topo] = np.arange(len(time))
+    s_all, d_all = np.concatenate(src), np.concatenate(dst)
+    forward = position[s_all] < position[d_all]
+    pick = np.flatnonzero(forward)
+    merged = StepGraph(
+        time=time[topo],
+        src=position[s_all[pick]],
+        dst=position[d_all[pick]],
+        weight=np.maximum(np.concatenate(weight)[pick], 0),
+        kind=np.concatenate(kind)[pick],
+        row=np.concatenate(row)[pick],
+        category=np.concatenate(category)[pick],
+        categories=parts[0].graph.categories if parts else (),
+        dropped_edges=int((~forward).sum()),
+    )
+    path = longest_path(merged)
+    e = path.edges[merged.weight[path.edges] > 0]
+    edge_part = np.concatenate(part_of)[pick][e]
+    names = []
+    for p, r in zip(edge_part.tolist(), merged.row[e].tolist(), strict=True):
+        trace = parts[p].trace
+        names.append(trace.names[int(trace.slices["name"][r])] if r >= 0 else "")
+    return JoinedPath(
+        step=step,
+        length_ns=path.length_ns,
+        ns=merged.weight[e],
+        rank=np.array([parts[p].rank for p in edge_part.tolist()], dtype=np.int64),
+        category=[merged.categories[c] if c >= 0 else "cpu" for c in merged.category[e].tolist()],
+        names=names,
+        collectives=joined,
+        dropped_edges=merged.dropped_edges,
+    )

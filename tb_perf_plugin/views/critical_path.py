@@ -4,18 +4,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ..analysis.align import Alignment, Method
 from ..analysis.breakdown import trace_spans
-from ..analysis.critical_path import StepCriticalPath, job_critical_path, trace_critical_paths
+from ..analysis.critical_path import (
+    JoinedPath,
+    RankStepGraph,
+    StepCriticalPath,
+    job_critical_path,
+    joined_critical_path,
+    step_critical_path,
+    step_graph,
+)
+from ..analysis.operators import HostNesting, host_nesting
 from ..discovery import Run
 from ..errors import NotFound
 from ..params import int_param, shown
 from ..pipeline.analyze import step_breakdowns
 from ..pipeline.read import RunTables
+from ..pipeline.steps import align_run
 from ..pipeline.timeline import Timeline
 from ..store import INLINE_WAIT, RunStore
 
@@ -30,45 +42,81 @@ class RankStepPath:
     path: StepCriticalPath
 
 
-def run_critical_paths(tables: RunTables) -> list[RankStepPath]:
+@dataclass
+class RunPaths:
+    """Every broken-down step's path per rank, and per step of several ranks the path with
+    their collectives joined."""
+
+    paths: list[RankStepPath]
+    joined: dict[int | None, JoinedPath]
+
+
+def run_critical_paths(tables: RunTables) -> RunPaths:
     """The critical path of every broken-down step of the run (the breakdown's windows), each
-    found in the trace that covers it."""
-    out = []
-    windows: dict[int, list[tuple[int | None, int, int]]] = {}
-    for b in step_breakdowns(tables):
-        windows.setdefault(b.rank, []).append((b.step, b.start_ns, b.start_ns + b.duration_ns))
-    for index, trace in enumerate(tables.traces):
-        shift = trace.tables.meta.to_collectors_ns
-        spans = trace_spans([trace.tables])
-        if not spans:
-            continue
-        first, last = spans[0]
-        mine = [
-            (step, a - shift, b - shift)
-            for step, a, b in windows.get(trace.rank, [])
-            if a >= first and b <= last
-        ]
-        for path in trace_critical_paths(trace.tables, trace.rank, mine):
+    found in the trace that covers it; for a step on several ranks, the joined path too (their
+    graphs on rank 0's clock as the run's alignment fits it)."""
+    windows: dict[int | None, list[tuple[int, int, int, int]]] = {}  # step -> (trace, rank, a, b)
+    spans = [(i, t, trace_spans([t.tables])) for i, t in enumerate(tables.traces)]
+    for done in step_breakdowns(tables):
+        for index, file, span in spans:
+            if file.rank != done.rank or not span:
+                continue
+            shift = file.tables.meta.to_collectors_ns
+            first, last = span[0]
+            if done.start_ns >= first and done.start_ns + done.duration_ns <= last:
+                a = done.start_ns - shift
+                windows.setdefault(done.step, []).append(
+                    (index, done.rank, a, a + done.duration_ns)
+                )
+                break
+    several = any(len({rank for _, rank, _, _ in w}) > 1 for w in windows.values())
+    alignments = align_run(tables) if several else {}
+    nestings: dict[int, HostNesting] = {}
+    paths, joined = [], {}
+    for step, found in windows.items():
+        parts = []
+        for index, rank, a, b in found:
+            trace = tables.traces[index].tables
+            if index not in nestings:
+                nestings[index] = host_nesting(trace)
+            graph = step_graph(trace, (a, b), nestings[index])
+            path = step_critical_path(trace, rank, step, (a, b), graph=graph)
+            shift = trace.meta.to_collectors_ns
             path.start_ns += shift  # on the rank's collectors' clock, as the breakdown's
-            out.append(RankStepPath(index, path))
-    return out
+            paths.append(RankStepPath(index, path))
+            alignment = alignments.get(rank, Alignment(rank, Method.NONE))
+            parts.append(RankStepGraph(rank, trace, graph, _job_clock(alignment, shift)))
+        if len({p.rank for p in parts}) > 1:
+            joined[step] = joined_critical_path(step, parts)
+    paths.sort(key=lambda p: (p.path.rank, -1 if p.path.step is None else p.path.step))
+    return RunPaths(paths, joined)
 
 
-def critical_paths(store: RunStore, run: Run, wait_s: float | None) -> list[RankStepPath]:
+def _job_clock(alignment: Alignment, shift: int) -> Callable[[np.ndarray], np.ndarray]:
+    """Trace clock -> the rank's collectors' clock -> rank 0's."""
+    return lambda t: alignment.apply(t + np.int64(shift))
+
+
+def critical_paths(store: RunStore, run: Run, wait_s: float | None) -> RunPaths:
     """The run's critical paths, built on first use and cached per run version."""
     return store.derived(run, "critical_path", run_critical_paths, wait_s)
 
 
-def summary_json(paths: list[RankStepPath], selected: int | None) -> dict[str, Any]:
+def summary_json(found: RunPaths, selected: int | None) -> dict[str, Any]:
     """Per rank, per step: length, its share of the step, shares by category, top operators and
-    kernels; per step, the job's path (through the slowest rank)."""
-    chosen = [p.path for p in paths if selected is None or p.path.rank == selected]
+    kernels; per step, the job's path (through the slowest rank) and, for a step of several
+    ranks and all of them selected, the path with their collectives joined (`joined`)."""
+    chosen = [p.path for p in found.paths if selected is None or p.path.rank == selected]
     ranks = sorted({p.rank for p in chosen})
+    job = job_critical_path(chosen)
+    for entry in job:
+        joined = found.joined.get(entry["step"]) if selected is None else None
+        entry["joined"] = joined.to_json() if joined is not None else None
     return {
         "ranks": [
             {"rank": r, "steps": [p.to_json() for p in chosen if p.rank == r]} for r in ranks
         ],
-        "job": job_critical_path(chosen),
+        "job": job,
     }
 
 
@@ -92,7 +140,7 @@ def critical_path(
         body.update(summary_json(paths, selected))
         return body
     wanted = int_param(step, "step")
-    of_step = [p for p in paths if p.path.step == wanted]
+    of_step = [p for p in paths.paths if p.path.step == wanted]
     if selected is not None:
         of_step = [p for p in of_step if p.path.rank == selected]
     if not of_step:

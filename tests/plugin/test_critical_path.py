@@ -228,6 +228,9 @@ def test_route_gives_a_step_in_the_timeline_coordinates(make_client):
     for job in body["job"]:
         lengths = [s["length_ns"] for (_, step), s in steps.items() if step == job["step"]]
         assert job["length_ns"] == max(lengths) and job["ranks"] == len(lengths) == 2
+        joined = job["joined"]  # the gloo all-reduces joined across the two ranks
+        assert joined["collectives_joined"] > 0 and joined["dropped_edges"] == 0
+        assert sum(t["ns"] for t in joined["through_ranks"]) == joined["length_ns"] > 0
     for s in steps.values():
         assert 0 < s["length_ns"] <= s["duration_ns"] and s["dropped_edges"] == 0
     one = client.json("critical_path", run="ddp_traced", rank="1", step="16")
@@ -241,3 +244,37 @@ def test_route_gives_a_step_in_the_timeline_coordinates(make_client):
         )  # fmt: skip
     client.json("critical_path", 404, run="ddp_traced", rank="1", step="3")
     client.json("critical_path", 400, run="ddp_traced", step="x")
+
+
+def test_a_collective_joined_across_ranks_waits_for_the_last_rank():
+    """Two ranks (gloo on the host): rank 1 arrives at the all-reduce 200 ns after rank 0. Each
+    rank's own path is its whole step; joined, the job's path is rank 1's work and the
+    all-reduce's tail after rank 1 arrived, not rank 0's wait."""
+    from tb_perf_plugin.analysis.critical_path import RankStepGraph, joined_critical_path
+
+    def rank(arrives: int) -> TraceTables:
+        return _trace([
+            ("fwd", Kind.CPU_OP, 0, arrives, HOST, -1),
+            ("gloo:all_reduce", Kind.CPU_OP, arrives, 400, HOST, -1),
+        ])  # fmt: skip
+
+    traces = [rank(100), rank(300)]
+    for trace in traces:
+        assert step_critical_path(trace, 0, 1, (0, 400)).length_ns == 400
+    parts = [
+        RankStepGraph(r, t, step_graph(t, (0, 400)), lambda x: x) for r, t in enumerate(traces)
+    ]
+    joined = joined_critical_path(1, parts)
+    assert joined.collectives == 1
+    body = joined.to_json()
+    assert body["length_ns"] == 400
+    # rank 1's work, then the call's tail (rank 1's own or the join into rank 0's: 100 each)
+    assert body["through_ranks"][0] == {"rank": 1, "ns": 300}
+    assert sum(t["ns"] for t in body["through_ranks"]) == 400
+    assert {c["category"]: c["ns"] for c in body["by_category"]} == {
+        "cpu": 300,
+        "communication": 100,
+    }
+    # rank 0's own call is cut to the tail after rank 1 arrived: its chain is 100 + 100
+    own = joined_critical_path(1, parts[:1])
+    assert own.length_ns == 400 and own.collectives == 0
