@@ -15,11 +15,15 @@ Per step window, a dependency graph over the points in time where events start a
   end of the last device event that ended inside the call to the call's end. When that end is
   later than the host point before it, the device is what the host waited for: the host edge into
   the call's end weighs 0 and the device edge the call's tail after the device event.
+- a thread waiting on another thread of its process (`_thread_handoffs`: the autograd engine's
+  backward thread while the main thread waits in `backward()`): fork and join edges through the
+  other thread's ops.
 
 The longest path is one pass over the nodes in time order (each edge points forward in it),
 linear in events. `StepGraph` keeps the edges with their weights, event rows and categories, so
 `longest_path(graph, weights)` can be rerun with other weights: "the path with a cause's events
-taking zero time" is `longest_path(graph, np.where(mask, 0, graph.weight))`.
+taking zero time" is `longest_path(graph, np.where(mask, 0, graph.weight))`. Across ranks,
+`joined_critical_path` joins the ranks' graphs of a step at their collectives.
 Pure functions over `TraceTables`.
 """
 
