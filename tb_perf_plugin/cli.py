@@ -125,6 +125,7 @@ def _analyze(args: argparse.Namespace) -> int:
         top = str(args.top)
         operator_rows = views.operators.operators(store, name, args.rank, limit=top, wait_s=None)
         kernel_rows = views.kernels.kernels(store, name, args.rank, limit=top, wait_s=None)
+        paths = views.critical_path.critical_path(store, name, args.rank, wait_s=None)
         run = store.find_run(name)
         summary["imported"] = imported_summary(run, store.tables(run, wait_s=None))
         summary["snapshots"] = _newest_snapshots(store, name, memory_series["snapshots"], args.top)
@@ -140,6 +141,7 @@ def _analyze(args: argparse.Namespace) -> int:
     summary["memory"] = memory_summary(memory_series)
     summary["operators"] = operator_rows["rows"]
     summary["kernels"] = kernel_rows["rows"]
+    summary["critical_path"] = {"ranks": paths["ranks"], "job": paths["job"]}
     _emit(format_summary(summary, args.format, args.top))
     return EXIT_OK
 

@@ -40,6 +40,7 @@ ROUTES: dict[str, tuple[View, tuple[str, ...]]] = {
     "/breakdown": (views.breakdown.breakdown, ("run", "rank")),
     "/rank_heatmap": (views.rank_heatmap.rank_heatmap, ("run", "metric")),
     "/distributed": (views.distributed.distributed, ("run", "rank")),
+    "/critical_path": (views.critical_path.critical_path, ("run", "rank", "step")),
     "/operators": (views.operators.operators, ("run", "rank", "group_by", "limit")),
     "/kernels": (views.kernels.kernels, ("run", "rank", "limit", "q", "group_by")),
     "/python": (views.python.python, ("run", "rank", "sort", "q", "limit")),

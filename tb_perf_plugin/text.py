@@ -495,6 +495,8 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
             _top_operators_text(summary["operators"][:limit], fmt, table),
             _top_kernels_text(summary["kernels"][:limit], fmt, table),
         ]
+        if summary.get("critical_path") and summary["critical_path"]["job"]:
+            parts.append(critical_path_text(summary["critical_path"], fmt, limit))
     else:
         parts.append("no torch.profiler traces and no collector records in this run")
     if summary["snapshots"]:
@@ -508,6 +510,42 @@ def format_summary(summary: dict[str, Any], fmt: str, limit: int = 20) -> str:
     if summary["warnings"]:
         parts.append("warnings:\n" + "\n".join(f"- {w}" for w in summary["warnings"]))
     return "\n\n".join(parts)
+
+
+def critical_path_text(paths: dict[str, Any], fmt: str, limit: int = 20) -> str:
+    """Per step (at most `limit`), the job's critical path: its length against the step's,
+    the rank it runs through, its three largest categories and the two events (operators or
+    kernels) with the most path time."""
+    lines = ["## Critical path" if fmt == "md" else "critical path (per step, slowest rank):"]
+    bullet = "-" if fmt == "md" else "*"
+    steps = {(s["rank"], s["step"]): s for r in paths["ranks"] for s in r["steps"]}
+    for job in paths["job"][:limit]:
+        s = steps[(job["rank"], job["step"])]
+        share = s["share_of_step"]
+        of_step = (
+            ""
+            if share is None
+            else f" ({share:.0%} of the step's {_duration_text(s['duration_ns'])})"
+        )
+        categories = ", ".join(f"{c['category']} {c['share']:.0%}" for c in s["by_category"][:3])
+        tops = sorted(s["top_kernels"][:2] + s["top_operators"][:2], key=lambda t: -t["ns"])[:2]
+        top = "; top " + ", ".join(f"{t['name']} {t['share']:.0%}" for t in tops) if tops else ""
+        step = "whole trace" if job["step"] is None else f"step {job['step']}"
+        joined = job.get("joined")
+        across = ""
+        if joined:
+            ranks = " → ".join(str(t["rank"]) for t in joined["through_ranks"][:6])
+            across = (
+                f"; collectives joined: {_duration_text(joined['length_ns'])} through rank(s) "
+                f"{ranks}"
+            )
+        lines.append(
+            f"{bullet} {step}: {_duration_text(s['length_ns'])}{of_step} on rank {job['rank']}: "
+            f"{categories}{top}{across}"
+        )
+    if len(paths["job"]) > limit:
+        lines.append(f"({len(paths['job']) - limit} more steps in --format json)")
+    return "\n".join(lines)
 
 
 def _imported_text(imported: list[dict[str, Any]], fmt: str) -> str:

@@ -7,6 +7,7 @@ import { niceAxis } from "../src/base/chart";
 import { boxPalette, colorSlot, PALETTE_SIZE } from "../src/canvas/colors";
 import { timeAxis } from "../src/timeline/axis";
 import { formatRankList, parseRankList } from "../src/timeline/controls";
+import { pathSpans, pathSummary, shownStep } from "../src/timeline/criticalPath";
 import { boxAt, prepareTile } from "../src/timeline/tile";
 import type { TileResponse } from "../src/timeline/types";
 
@@ -118,4 +119,28 @@ test("niceAxis widens to whole ticks at 1, 2 or 5 × 10^k", () => {
   assert.deepEqual(niceAxis(10, 27, 4, false), { min: 10, max: 30, ticks: [10, 15, 20, 25, 30] });
   assert.deepEqual(niceAxis(0, 0.9, 3, false).ticks, [0, 0.5, 1], "no 0.30000000000000004 in a tick");
   assert.deepEqual(niceAxis(3, 3, 4, true), { min: 3, max: 4, ticks: [3, 4] }, "a flat series still gets an axis");
+});
+
+test("shownStep: the step around the window's middle, else the one overlapping it most", () => {
+  const steps = [
+    { step: 7, start: 0, end: 100 },
+    { step: 8, start: 100, end: 200 },
+    { step: 9, start: 300, end: 400 },
+  ];
+  assert.equal(shownStep(steps, { start: 0, end: 100 }), 7);
+  assert.equal(shownStep(steps, { start: 90, end: 190 }), 8);
+  assert.equal(shownStep(steps, { start: 180, end: 320 }), 8); // middle 250 in no step, 20 each: the earlier
+  assert.equal(shownStep(steps, { start: 150, end: 330 }), 8);
+  assert.equal(shownStep(steps, { start: 500, end: 600 }), null);
+  assert.equal(shownStep([], { start: 0, end: 1 }), null);
+});
+
+test("pathSpans and pathSummary: the route's path events as lane spans, and one line", () => {
+  const path = {
+    step: 16, rank: 1, duration_ns: 4_000_000, length_ns: 3_000_000, share_of_step: 0.75,
+    by_category: [{ category: "cpu", ns: 2_000_000, share: 2 / 3 }, { category: "compute", ns: 1_000_000, share: 1 / 3 }],
+    timeline: [{ rank: 1, id: 5, lane: "1/cpu/2/2", row: 1, start: 10, dur: 5, path_ns: 5 }],
+  };
+  assert.deepEqual(pathSpans(path), [{ lane: "1/cpu/2/2", row: 1, start: 10, end: 15 }]);
+  assert.equal(pathSummary(path), "step 16 on rank 1: 3.00 ms of 4.00 ms (75%) · cpu 67%, compute 33%");
 });

@@ -156,6 +156,17 @@ def _category_masks(trace: TraceTables, has_device_kernels: bool) -> dict[str, n
     }
 
 
+def category_of_slices(trace: TraceTables) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Per slice, the index in the returned categories (CATEGORIES but idle) of the first
+    category it counts in, -1 for none (step markers, Python stack events, GPU annotations)."""
+    has_device_kernels = bool((np.asarray(trace.slices["kind"]) == Kind.KERNEL).any())
+    masks = _category_masks(trace, has_device_kernels)
+    codes = np.full(len(trace.slices["kind"]), -1, dtype=np.int64)
+    for i, category in reversed(list(enumerate(CATEGORIES[:-1]))):
+        codes[masks[category]] = i
+    return codes, CATEGORIES[:-1]
+
+
 def breakdown(
     rank: int, active: dict[str, Intervals], windows: list[tuple[int | None, int, int]]
 ) -> list[StepBreakdown]:

@@ -105,6 +105,7 @@ class Timeline:
         self._lane_index: dict[str, int] = {}
         self.traces: list[TraceTables] = []
         self.span_sources: dict[int, SpanSource] = {}
+        self._row_ids: dict[int, np.ndarray] = {}  # per trace source: slice row -> event id
         parts: list[dict[str, np.ndarray]] = []
         counters: list[tuple[int, np.ndarray, np.ndarray]] = []
         self.rank_steps: dict[int, list[tuple[int, int, int]]] = {}
@@ -459,6 +460,21 @@ class Timeline:
             if len(flows) >= MAX_FLOWS:
                 break
         return flows
+
+    def event_ids(self, trace: TraceTables, rows: np.ndarray) -> np.ndarray:
+        """The event ids of these slice rows of one of the timeline's traces (-1 for a trace it
+        does not hold). The inverse of each trace's rows is built on first use."""
+        rows = np.asarray(rows, dtype=np.int64)
+        source = next((i for i, t in enumerate(self.traces) if t is trace), -1)
+        if source < 0:
+            return np.full(len(rows), -1, dtype=np.int64)
+        inverse = self._row_ids.get(source)
+        if inverse is None:
+            mine = np.flatnonzero(self.ev["source"] == source)
+            inverse = np.full(len(trace.slices["start"]), -1, dtype=np.int64)
+            inverse[self.ev["row_in_source"][mine]] = mine
+            self._row_ids[source] = inverse
+        return inverse[rows]
 
     def step_of(self, rank: int, t: int) -> int | None:
         for step, s, e in self.rank_steps.get(rank, []):

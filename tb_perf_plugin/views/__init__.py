@@ -9,6 +9,7 @@ never checks for progress itself. The route table is plugin.py's ROUTES.
 from . import (
     breakdown,
     compare,
+    critical_path,
     distributed,
     findings,
     gpu,
@@ -28,6 +29,7 @@ from . import (
 __all__ = [
     "breakdown",
     "compare",
+    "critical_path",
     "distributed",
     "findings",
     "gpu",

@@ -468,3 +468,46 @@ def test_a_link_opens_its_window_and_a_match_in_another_window_opens_that(page, 
     expect(page.get_by_test_id("timeline-window-select")).to_have_value("0")
     shown = int(canvas.get_attribute("data-start")), int(canvas.get_attribute("data-end"))
     assert shown[0] <= match["start"] and match["start"] + match["dur"] <= shown[1]
+
+
+def test_critical_path_toggle_highlights_the_shown_steps_path(page, tensorboard_server):
+    """The toggle fetches the critical path of the step in view (through its slowest rank),
+    draws it over the boxes and follows the view to another step; off, the path goes."""
+    plugin, frame = open_timeline(page, tensorboard_server)
+    meta = tensorboard_server.get_json(f"timeline/meta?run={RUN}")
+    summary = tensorboard_server.get_json(f"critical_path?run={RUN}")
+    traced = [job["step"] for job in summary["job"]]
+    indexes = [i for i, s in enumerate(meta["steps"]) if s["step"] in traced]
+    assert len(indexes) >= 2, "the traced sample run should have two traced steps"
+    canvas = plugin.get_by_test_id("timeline-canvas")
+    toggle = plugin.get_by_test_id("timeline-critical-path")
+    status = plugin.get_by_test_id("timeline-critical-path-status")
+
+    first = meta["steps"][indexes[0]]
+    plugin.get_by_test_id("timeline-step-select").select_option(str(indexes[0]))
+    wait_for_window(
+        frame, "start <= v.from && end >= v.to", **{"from": first["start"], "to": first["end"]}
+    )
+    expect(canvas).not_to_have_attribute("data-critical-path", re.compile(".*"))
+    page.wait_for_timeout(300)  # the step's tiles drawn
+    before = canvas.screenshot()
+    toggle.check()
+    path = tensorboard_server.get_json(f"critical_path?run={RUN}&step={first['step']}")
+    assert path["timeline"], "the path has events the Timeline draws"
+    expect(canvas).to_have_attribute(
+        "data-critical-path", f"{first['step']}:{path['rank']}:{len(path['timeline'])}"
+    )
+    expect(status).to_contain_text(f"step {first['step']} on rank {path['rank']}")
+    page.wait_for_timeout(300)
+    assert canvas.screenshot() != before, "the path is drawn over the boxes"
+
+    second = meta["steps"][indexes[1]]
+    plugin.get_by_test_id("timeline-step-select").select_option(str(indexes[1]))
+    other = tensorboard_server.get_json(f"critical_path?run={RUN}&step={second['step']}")
+    expect(canvas).to_have_attribute(
+        "data-critical-path", f"{second['step']}:{other['rank']}:{len(other['timeline'])}"
+    )
+
+    toggle.uncheck()
+    expect(canvas).not_to_have_attribute("data-critical-path", re.compile(".*"))
+    expect(status).to_have_text("")

@@ -92,7 +92,7 @@ def _link_out(run: Path, outside: Path) -> list[str]:
 
 
 ROUTES = ("summary", "findings", "breakdown", "operators", "kernels", "memory", "gpu", "tasks",
-          "timeline/meta", "python")  # fmt: skip
+          "timeline/meta", "python", "critical_path")  # fmt: skip
 
 
 def _answers(client: PluginClient, run: str) -> list[str]:

@@ -44,6 +44,7 @@ ROUTES: dict[str, dict[str, str]] = {
     "/findings": {"run": "ddp_traced"},
     "/breakdown": {"run": "ddp_traced", "rank": "1"},
     "/distributed": {"run": "ddp_traced", "rank": "1"},
+    "/critical_path": {"run": "ddp_traced", "rank": "1", "step": "16"},
     "/operators": {"run": "ddp_traced", "rank": "0", "group_by": "name", "limit": "5"},
     "/kernels": {
         "run": "ddp_traced",

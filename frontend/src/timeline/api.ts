@@ -1,7 +1,7 @@
 // Client for the timeline routes (docs/HTTP_API.md, "Timeline").
 
 import { getJson, type ProgressListener } from "../base/api";
-import type { EventRef, SearchResult, TileResponse, TimelineEvent, TimelineMeta } from "./types";
+import type { CriticalPathStep, EventRef, SearchResult, TileResponse, TimelineEvent, TimelineMeta } from "./types";
 
 /** Also caps the results kept for next/prev. */
 export const SEARCH_LIMIT = 1000;
@@ -55,4 +55,14 @@ export function searchEvents(
 ): Promise<SearchResult> {
   const params = new URLSearchParams({ run, q: text, limit: String(SEARCH_LIMIT) });
   return getJson(`./timeline/search?${withRanks(params, ranks)}`, signal);
+}
+
+/** A step's critical path through its slowest rank (route `critical_path`, docs/HTTP_API.md). */
+export function fetchCriticalPath(
+  run: string,
+  step: number,
+  signal: AbortSignal,
+  onProgress: ProgressListener,
+): Promise<CriticalPathStep> {
+  return getJson(`./critical_path?${new URLSearchParams({ run, step: String(step) })}`, signal, onProgress);
 }

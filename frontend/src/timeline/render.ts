@@ -54,6 +54,8 @@ export interface Scene {
   hovered: LaneSpan | null;
   /** Launch → device event of the selection. */
   flow: { from: LaneSpan; to: LaneSpan } | null;
+  /** The events of the shown step's critical path, highlighted (the "Critical path" toggle). */
+  path: readonly LaneSpan[];
   /** Shown instead of lanes when there are none to draw. */
   emptyMessage: string | null;
 }
@@ -220,6 +222,26 @@ function outline(
   ctx.strokeRect(rect[0], rect[1] + 0.5, rect[2], ROW_HEIGHT - 1);
 }
 
+const PATH_ALPHA = 0.35;
+
+/** The critical path: each of its events filled over in the accent colour and outlined. */
+function drawPath(ctx: CanvasRenderingContext2D, spans: readonly LaneSpan[], scene: Scene, scale: XScale): void {
+  if (spans.length === 0) return;
+  ctx.beginPath();
+  for (const span of spans) {
+    if (scale.x(span.end) < scale.left || scale.x(span.start) > scale.right) continue;
+    const rect = spanRect(span, scene, scale);
+    if (rect) ctx.rect(rect[0], rect[1] + 0.5, rect[2], ROW_HEIGHT - 1);
+  }
+  ctx.globalAlpha = PATH_ALPHA;
+  ctx.fillStyle = scene.theme.accent;
+  ctx.fill();
+  ctx.globalAlpha = 1;
+  ctx.lineWidth = 1.5;
+  ctx.strokeStyle = scene.theme.accent;
+  ctx.stroke();
+}
+
 function drawFlow(
   ctx: CanvasRenderingContext2D,
   flow: NonNullable<Scene["flow"]>,
@@ -378,6 +400,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, scene: Scene): void 
     const series = tile?.counters.get(band.lane.id);
     if (series) drawCounter(ctx, series, band, scale, scene);
   }
+  drawPath(ctx, scene.path, scene, scale);
   if (scene.hovered) outline(ctx, scene.hovered, scene, scale, 1);
   if (scene.selected) outline(ctx, scene.selected, scene, scale, 2);
   if (scene.flow) drawFlow(ctx, scene.flow, scene, scale);

@@ -6,8 +6,9 @@ import { h } from "../base/dom";
 import { attachPanZoom, nsPerPx, panByPx, timeAtPx, zoomAtPx } from "../canvas/panZoom";
 import { clampWindow, fitWindow, revealWindow, type TimeWindow } from "../canvas/viewWindow";
 import { MANY_RANKS, startingRanks } from "../panels/rankHeatmap";
-import { fetchEvent, fetchTimelineMeta, searchEvents } from "./api";
+import { fetchCriticalPath, fetchEvent, fetchTimelineMeta, searchEvents } from "./api";
 import { rankPicker, rankToggles, stepInput, stepSelect } from "./controls";
+import { CriticalPathToggle, pathSpans, pathSummary, shownStep } from "./criticalPath";
 import { renderDetails } from "./details";
 import { type TimelineHashState, writeTimelineHash } from "./hashState";
 import { GUTTER_WIDTH, layoutTimeline, type TimelineLayout, visibleRanks } from "./layout";
@@ -64,6 +65,11 @@ export class TimelineView {
   private readonly windowNote = h("span", { class: "window-note", role: "status", "data-testid": "timeline-window-note", hidden: true });
   private readonly search: TimelineSearch;
   private readonly tiles: TileLoader;
+  private readonly criticalPath = new CriticalPathToggle(() => this.refreshCriticalPath(true));
+  /** The step whose critical path is drawn (or being fetched), and its spans. */
+  private pathStep: number | null = null;
+  private path: LaneSpan[] = [];
+  private pathRequest = new AbortController();
   private hashTimer = 0;
 
   constructor(
@@ -104,6 +110,7 @@ export class TimelineView {
         this.windowPicker,
         this.stepPicker,
         reset,
+        this.criticalPath.element,
         this.windowNote,
         this.search.element,
         h("span", { class: "muted hint" }, "W/S or wheel: zoom · A/D or drag: pan · Esc: deselect"),
@@ -151,6 +158,7 @@ export class TimelineView {
     this.requestTiles(true);
     if (this.selected) this.select(this.selected, false);
     void this.search.refresh();
+    this.refreshCriticalPath(true);
   }
 
   /** Frame step `step` (the step pickers, a finding's link) in the window that holds it (from
@@ -190,6 +198,7 @@ export class TimelineView {
 
   dispose(): void {
     this.tiles.cancel();
+    this.pathRequest.abort();
     this.selectionRequest.abort();
     this.stage.dispose();
   }
@@ -278,6 +287,7 @@ export class TimelineView {
     this.canvas.dataset["gaps"] = String(this.gaps.filter((g) => g.start < shown.end && g.end > shown.start).length);
     this.scheduleDraw();
     this.requestTiles(false);
+    this.refreshCriticalPath(false);
     clearTimeout(this.hashTimer);
     this.hashTimer = window.setTimeout(() => writeTimelineHash({ window: this.window }), HASH_WRITE_MS);
   }
@@ -320,6 +330,53 @@ export class TimelineView {
   /** Zooming or panning against the run's edges changes nothing: spare the redraw. */
   private navigateTo(next: TimeWindow): void {
     if (next.start !== this.window?.start || next.end !== this.window.end) this.setWindow(next);
+  }
+
+  // ---- critical path -----------------------------------------------------------------------
+
+  /** With the toggle on, fetch the critical path of the step in view when that step changed
+   * (`force`: also when it did not: the toggle, a reload); with it off, drop the path. */
+  private refreshCriticalPath(force: boolean): void {
+    const meta = this.meta;
+    if (!this.criticalPath.on || !meta || !this.window) {
+      this.pathRequest.abort();
+      this.pathStep = null;
+      this.path = [];
+      this.criticalPath.say("");
+      delete this.canvas.dataset["criticalPath"];
+      this.scheduleDraw();
+      return;
+    }
+    const step = shownStep(meta.steps, this.window);
+    if (step === this.pathStep && !force) return;
+    this.pathRequest.abort();
+    this.pathRequest = new AbortController();
+    this.pathStep = step;
+    this.path = [];
+    delete this.canvas.dataset["criticalPath"];
+    this.scheduleDraw();
+    if (step === null) {
+      this.criticalPath.say("no step in view");
+      return;
+    }
+    this.criticalPath.say(`step ${step}…`);
+    void this.loadCriticalPath(step, this.pathRequest.signal);
+  }
+
+  private async loadCriticalPath(step: number, signal: AbortSignal): Promise<void> {
+    try {
+      const path = await fetchCriticalPath(this.run, step, signal, (progress) =>
+        this.criticalPath.say(`step ${step}: computing… ${Math.round(progress.fraction * 100)}%`),
+      );
+      if (signal.aborted) return;
+      this.path = pathSpans(path);
+      this.criticalPath.say(pathSummary(path));
+      this.canvas.dataset["criticalPath"] = `${path.step}:${path.rank}:${path.timeline.length}`;
+      this.scheduleDraw();
+    } catch (error) {
+      if (signal.aborted) return;
+      this.criticalPath.say(`step ${step}: ${error instanceof ApiError ? error.message : String(error)}`);
+    }
   }
 
   // ---- selection ---------------------------------------------------------------------------
@@ -461,6 +518,7 @@ export class TimelineView {
       tile: this.tile,
       hovered: this.hovered,
       ...selectionSpans(this.selected, this.selectedEvent, this.flowPeer),
+      path: this.path,
       emptyMessage: this.emptyMessage(),
     };
   }

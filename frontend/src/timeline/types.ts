@@ -142,3 +142,26 @@ export interface SearchResult {
   total: number;
   matches: SearchMatch[];
 }
+
+/** One event of a step's critical path in the Timeline's coordinates (route `critical_path`). */
+export interface CriticalPathEvent {
+  rank: number;
+  id: number;
+  lane: string;
+  row: number;
+  start: number;
+  dur: number;
+  /** The path time this event carries. */
+  path_ns: number;
+}
+
+/** Route `critical_path` with `step`: the step's path (only the fields the Timeline reads). */
+export interface CriticalPathStep {
+  step: number;
+  rank: number;
+  duration_ns: number;
+  length_ns: number;
+  share_of_step: number | null;
+  by_category: { category: string; ns: number; share: number }[];
+  timeline: CriticalPathEvent[];
+}
