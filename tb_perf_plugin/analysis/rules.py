@@ -1,6 +1,6 @@
-"""Every findings rule, in one list: the step, trace and memory rules of `findings`, and the
-rules that live next to the data they read (`compute`, `python_profile`), and how their
-findings are merged across ranks."""
+"""Every findings rule, in one list: the step and trace rules of `findings`, the memory rules
+of `memory_rules`, and the rules that live next to the data they read (`compute`,
+`python_profile`), and how their findings are merged across ranks."""
 
 from __future__ import annotations
 
@@ -19,15 +19,13 @@ from .findings import (
     data_loading,
     host_bound,
     hotspot,
-    memory_fragmentation,
-    memory_leak,
-    memory_peak,
     step_outlier,
     straggler,
     sync_point,
     variability,
 )
 from .impact import by_impact, with_impact
+from .memory_rules import memory_fragmentation, memory_leak, memory_peak
 from .python_profile import python_hotspot
 
 RULES = (

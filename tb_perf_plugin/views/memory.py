@@ -83,7 +83,7 @@ def memory(
 
 
 def _folded(evidence: dict[str, Any]) -> tuple[str, ...]:
-    """The source of the series a memory finding folded in (findings.one_per_rank), if any."""
+    """The source of the series a memory finding folded in (memory_rules.one_per_rank), if any."""
     return ("trace",) if "also_in" in evidence else ()
 
 

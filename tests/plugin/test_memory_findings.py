@@ -10,13 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tb_perf_plugin.analysis.findings import (
-    DEFAULT_THRESHOLDS,
-    AnalysisInputs,
-    memory_fragmentation,
-    memory_leak,
-    memory_peak,
-)
+from tb_perf_plugin.analysis.findings import DEFAULT_THRESHOLDS, AnalysisInputs
 from tb_perf_plugin.analysis.memory import (
     RankMemory,
     bucketed,
@@ -25,6 +19,7 @@ from tb_perf_plugin.analysis.memory import (
     theil_sen,
     trend,
 )
+from tb_perf_plugin.analysis.memory_rules import memory_fragmentation, memory_leak, memory_peak
 from tb_perf_plugin.analysis.rules import find_all
 
 GIB, MIB, KIB = 1024**3, 1024**2, 1024
