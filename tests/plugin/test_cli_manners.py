@@ -163,5 +163,6 @@ def test_slow_data_evidence_reads_as_the_docs_show(capsys):
     assert main(["analyze", SLOW, "--rank", "0"]) == 0
     lines = _evidence_lines(capsys.readouterr().out)
     assert lines == [
-        "  evidence: median_share 62.9%, median_time 17.02 ms, source MyTimer data-loading spans"
+        "  evidence: median_share 62.9%, median_time 17.02 ms, source MyTimer data-loading spans, "
+        "ranks_affected 2 ranks"
     ]

@@ -133,6 +133,7 @@ def _run_routes(answers: Answers, run: str, baseline: str) -> dict[str, Any]:
     for rank in rank_args:
         seen.setdefault("breakdown", get("breakdown", run=run, rank=rank))
         seen.setdefault("distributed", get("distributed", run=run, rank=rank))
+        seen.setdefault("critical_path", get("critical_path", run=run, rank=rank))
         for group_by in ("name", "input_dims"):
             seen.setdefault("operators", get("operators", run=run, rank=rank, group_by=group_by,
                                              limit=5))  # fmt: skip
