@@ -441,26 +441,50 @@ def step_graph(trace: TraceTables, window: tuple[int, int], nesting: Any = None)
     seq[node] = np.arange(len(node))
     seq[2 * nh :] = np.arange(2 * nd)
     topo = np.lexsort((seq, family, time))
+    graph, _ = _in_order(
+        time, topo,
+        np.concatenate(src_parts) if src_parts else np.zeros(0, np.int64),
+        np.concatenate(dst_parts) if dst_parts else np.zeros(0, np.int64),
+        np.concatenate(w_parts), np.concatenate(k_parts), np.concatenate(r_parts),
+        np.concatenate(c_parts), categories,
+        node_row=np.concatenate([np.repeat(h_rows, 2), np.repeat(d_rows, 2)]),
+        node_end=np.arange(len(time)) % 2 == 1,
+    )  # fmt: skip
+    return graph
+
+
+def _in_order(
+    time: np.ndarray,
+    topo: np.ndarray,
+    src: np.ndarray,
+    dst: np.ndarray,
+    weight: np.ndarray,
+    kind: np.ndarray,
+    row: np.ndarray,
+    category: np.ndarray,
+    categories: tuple[str, ...],
+    **per_node: np.ndarray,
+) -> tuple[StepGraph, np.ndarray]:
+    """The graph with its nodes in the topological order `topo`, keeping only the edges that go
+    forward in it (the others run against time order by clock skew: counted, dropped), and
+    which of the given edges it kept."""
     position = np.empty(len(time), dtype=np.int64)
     position[topo] = np.arange(len(time))
-
-    src = np.concatenate(src_parts) if src_parts else np.zeros(0, np.int64)
-    dst = np.concatenate(dst_parts) if dst_parts else np.zeros(0, np.int64)
     forward = position[src] < position[dst]
     pick = np.flatnonzero(forward)
-    return StepGraph(
+    graph = StepGraph(
         time=time[topo],
         src=position[src[pick]],
         dst=position[dst[pick]],
-        weight=np.maximum(np.concatenate(w_parts)[pick], 0),
-        kind=np.concatenate(k_parts)[pick],
-        row=np.concatenate(r_parts)[pick],
-        category=np.concatenate(c_parts)[pick],
+        weight=np.maximum(weight[pick], 0),
+        kind=kind[pick],
+        row=row[pick],
+        category=category[pick],
         categories=categories,
         dropped_edges=int((~forward).sum()),
-        node_row=np.concatenate([np.repeat(h_rows, 2), np.repeat(d_rows, 2)])[topo],
-        node_end=(np.arange(len(time)) % 2 == 1)[topo],
+        **{name: values[topo] for name, values in per_node.items()},
     )
+    return graph, pick
 
 
 def longest_path(graph: StepGraph, weight: np.ndarray | None = None) -> Path:
@@ -683,22 +707,11 @@ def joined_critical_path(step: int | None, parts: list[RankStepGraph]) -> Joined
     part_node = np.repeat(np.arange(len(parts)), np.diff(offsets))
     local = np.arange(len(time)) - offsets[part_node]
     topo = np.lexsort((local, part_node, time))
-    position = np.empty(len(time), dtype=np.int64)
-    position[topo] = np.arange(len(time))
-    s_all, d_all = np.concatenate(src), np.concatenate(dst)
-    forward = position[s_all] < position[d_all]
-    pick = np.flatnonzero(forward)
-    merged = StepGraph(
-        time=time[topo],
-        src=position[s_all[pick]],
-        dst=position[d_all[pick]],
-        weight=np.maximum(np.concatenate(weight)[pick], 0),
-        kind=np.concatenate(kind)[pick],
-        row=np.concatenate(row)[pick],
-        category=np.concatenate(category)[pick],
-        categories=parts[0].graph.categories if parts else (),
-        dropped_edges=int((~forward).sum()),
-    )
+    merged, pick = _in_order(
+        time, topo, np.concatenate(src), np.concatenate(dst), np.concatenate(weight),
+        np.concatenate(kind), np.concatenate(row), np.concatenate(category),
+        parts[0].graph.categories if parts else (),
+    )  # fmt: skip
     path = longest_path(merged)
     e = path.edges[merged.weight[path.edges] > 0]
     edge_part = np.concatenate(part_of)[pick][e]
