@@ -8,8 +8,9 @@ run on a noisy machine stays quiet. Pure functions of the inputs below.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,9 @@ from .memory import (
     RankMemory,
     SnapshotFacts,
 )
+
+if TYPE_CHECKING:
+    from .what_if import WhatIfStep
 
 SCHEMA_VERSION = 1
 SEVERITIES = ("info", "warning", "critical")
@@ -157,6 +161,9 @@ class AnalysisInputs:
     # step -> time in collective-named MyTimer spans (ranks.collective_span_waits): what the
     # straggler rule reads when the run has no traced steps
     collective_waits: dict[int, pd.Series] = field(default_factory=dict)
+    # rank -> the critical-path graph of its median traced step, built on first use (what_if.py):
+    # what the impact of a finding is read off
+    median_step: Callable[[int], WhatIfStep | None] | None = None
 
 
 def evidence(**values: tuple[float | str, str]) -> dict[str, dict[str, Any]]:

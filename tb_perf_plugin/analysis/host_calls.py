@@ -32,6 +32,8 @@ _INITIALIZATION = re.compile(
     r"GetDeviceProperties|DeviceGetStreamPriorityRange|StreamCreate|EventCreate|^cuInit$|"
     r"DevicePrimaryCtx|ModuleLoad|ModuleGetFunction|^(cuda|hip)GetDeviceCount$|Init$"
 )
+# the classes a runtime call is in by its name alone
+NAME_CLASSES = {"launch": _LAUNCH, "allocator": _ALLOCATOR, "initialization": _INITIALIZATION}
 _SCALAR_OPS = re.compile(r"^aten::(item|_local_scalar_dense)$")
 
 
@@ -55,9 +57,7 @@ def host_call_classes(trace: TraceTables) -> dict[str, tuple[np.ndarray, np.ndar
     classes = {
         "scalar_read": reads,
         **{name: np.setdiff1d(rows, reads) for name, rows in waits.items()},
-        "launch": matching(_LAUNCH),
-        "allocator": matching(_ALLOCATOR),
-        "initialization": matching(_INITIALIZATION),
+        **{name: matching(pattern) for name, pattern in NAME_CLASSES.items()},
     }
     return {name: (start[rows], end[rows]) for name, rows in classes.items()}
 

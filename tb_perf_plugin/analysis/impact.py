@@ -6,7 +6,9 @@ profile without steps), `ns_per_step` and `share_of_step` are None and `basis` s
 
 Each estimate is an upper bound of the saving where the rule's time overlaps other work it
 cannot see (a blocked host's GPU work still runs; an idle GPU's host work still has to happen
-somewhere); the critical path refines them once the run has one.
+somewhere). Where the finding's ranks have traced steps whose critical path holds the cause's
+events, the estimate is the path's instead (what_if.py): how much shorter the median traced
+step's longest path gets with those events taking no time.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from .findings import Finding
+from .what_if import MAX_RANKS, WhatIfStep, path_impact
 
 
 def _value(finding: Finding, name: str) -> float | None:
@@ -112,8 +115,25 @@ _NOT_STEP_TIME = {
 }
 
 
-def with_impact(finding: Finding) -> Finding:
-    """The finding with its `impact`."""
+# the kinds whose cause the critical path can take away (what_if.py)
+_ON_THE_PATH = ("data_loading", "communication", "sync_point", "host_bound", "hotspot")
+
+
+def with_impact(
+    finding: Finding, median_step: Callable[[int], WhatIfStep | None] | None = None
+) -> Finding:
+    """The finding with its `impact`: from the critical path of its ranks' median traced steps
+    (`median_step`: rank -> that step's graph) where the path holds the cause's events, else
+    from the numbers its rule measured."""
+    cause = str(finding.evidence.get("cause", {}).get("value", ""))
+    if finding.kind == "host_bound" and cause == "initialization":
+        return replace(finding, impact=_unknown("one-off start-up work: not a per-step cost"))
+    if median_step is not None and finding.kind in _ON_THE_PATH:
+        steps = [s for r in finding.ranks[:MAX_RANKS] if (s := median_step(r)) is not None]
+        subject = finding.scope.rsplit("@", 1)[0] if "@" in finding.scope else ""
+        found = path_impact(finding.kind, cause, subject, steps)
+        if found is not None:
+            return replace(finding, impact=found)
     estimate = _ESTIMATES.get(finding.kind)
     if estimate is not None:
         return replace(finding, impact=estimate(finding))

@@ -49,7 +49,7 @@ def find_all(inputs: AnalysisInputs, thresholds: Thresholds = DEFAULT_THRESHOLDS
     cause (`explain`)."""
     found = [f for rule in RULES for f in rule(inputs, thresholds)]
     findings = explain(collapse_across_ranks(found, world=len(_ranks(inputs))))
-    findings = [with_impact(f) for f in findings]
+    findings = [with_impact(f, inputs.median_step) for f in findings]
     by_severity = sorted(findings, key=lambda f: -SEVERITIES.index(f.severity))
     return _symptoms_after_causes(sorted(by_severity, key=by_impact))
 

@@ -5,6 +5,7 @@ Computed once per run version by the store."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,6 +34,7 @@ from ..analysis.operators import aggregate_operators, named_operator_events
 from ..analysis.ranks import collective_waits_by_rank
 from ..analysis.rules import find_all
 from ..analysis.trace_memory import trace_rank_memory
+from ..analysis.what_if import WhatIfStep, what_if_step
 from ..discovery import Run
 from .read import RunTables, TraceFile
 from .steps import rank_steps
@@ -61,6 +63,51 @@ def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
             windows = [(None, first, last) for first, last in spans]
         out += breakdown(rank, activity([t.tables for t in traces]), windows)
     return out
+
+
+def covering_traces(
+    tables: RunTables, breakdowns: list[StepBreakdown]
+) -> list[tuple[StepBreakdown, int]]:
+    """Each broken-down step with the index (in `tables.traces`) of the trace that covers it."""
+    spans = [(i, t.rank, trace_spans([t.tables])) for i, t in enumerate(tables.traces)]
+    out = []
+    for done in breakdowns:
+        end = done.start_ns + done.duration_ns
+        index = next(
+            (i for i, rank, span in spans
+             if rank == done.rank and span and span[0][0] <= done.start_ns and end <= span[0][1]),
+            None,
+        )  # fmt: skip
+        if index is not None:
+            out.append((done, index))
+    return out
+
+
+def median_steps(
+    tables: RunTables, breakdowns: list[StepBreakdown], skipped: dict[int, set[int]]
+) -> Callable[[int], WhatIfStep | None]:
+    """rank -> the what-if graph of its median traced step (by duration, the upper median;
+    steps in `skipped` only when there are no others), built on first use: the impact of a
+    finding is read off its path (analysis/what_if.py)."""
+    by_rank: dict[int, list[tuple[StepBreakdown, int]]] = {}
+    for done, index in covering_traces(tables, breakdowns):
+        by_rank.setdefault(done.rank, []).append((done, index))
+    built: dict[int, WhatIfStep | None] = {}
+
+    def median_step(rank: int) -> WhatIfStep | None:
+        if rank not in built:
+            found = by_rank.get(rank, [])
+            steady = [f for f in found if f[0].step not in skipped.get(rank, set())] or found
+            built[rank] = None
+            if steady:
+                steady.sort(key=lambda f: (f[0].duration_ns, f[0].start_ns))
+                done, index = steady[len(steady) // 2]
+                trace = tables.traces[index].tables
+                a = done.start_ns - trace.meta.to_collectors_ns
+                built[rank] = what_if_step(trace, rank, done.step, (a, a + done.duration_ns))
+        return built[rank]
+
+    return median_step
 
 
 def host_call_ns(tables: RunTables, breakdowns: list[StepBreakdown]) -> dict[tuple, dict[str, int]]:
@@ -180,6 +227,7 @@ def analyze_run(
         peak_flops=flops.peak_flops,
         flops_sampled_steps=flops.sampled_steps,
         collective_waits=collective_waits_by_rank(tables.spans),
+        median_step=median_steps(tables, breakdowns, profiling),
     ))  # fmt: skip
     analysis = RunAnalysis(
         breakdowns, operator_all, kernel_all, devices, findings, memory,

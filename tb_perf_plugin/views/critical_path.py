@@ -11,7 +11,6 @@ from typing import Any
 import numpy as np
 
 from ..analysis.align import Alignment, Method
-from ..analysis.breakdown import trace_spans
 from ..analysis.critical_path import (
     JoinedPath,
     RankStepGraph,
@@ -25,7 +24,7 @@ from ..analysis.operators import HostNesting, host_nesting
 from ..discovery import Run
 from ..errors import NotFound
 from ..params import int_param, shown
-from ..pipeline.analyze import step_breakdowns
+from ..pipeline.analyze import covering_traces, step_breakdowns
 from ..pipeline.read import RunTables
 from ..pipeline.steps import align_run
 from ..pipeline.timeline import Timeline
@@ -56,19 +55,9 @@ def run_critical_paths(tables: RunTables) -> RunPaths:
     found in the trace that covers it; for a step on several ranks, the joined path too (their
     graphs on rank 0's clock as the run's alignment fits it)."""
     windows: dict[int | None, list[tuple[int, int, int, int]]] = {}  # step -> (trace, rank, a, b)
-    spans = [(i, t, trace_spans([t.tables])) for i, t in enumerate(tables.traces)]
-    for done in step_breakdowns(tables):
-        for index, file, span in spans:
-            if file.rank != done.rank or not span:
-                continue
-            shift = file.tables.meta.to_collectors_ns
-            first, last = span[0]
-            if done.start_ns >= first and done.start_ns + done.duration_ns <= last:
-                a = done.start_ns - shift
-                windows.setdefault(done.step, []).append(
-                    (index, done.rank, a, a + done.duration_ns)
-                )
-                break
+    for done, index in covering_traces(tables, step_breakdowns(tables)):
+        a = done.start_ns - tables.traces[index].tables.meta.to_collectors_ns
+        windows.setdefault(done.step, []).append((index, done.rank, a, a + done.duration_ns))
     several = any(len({rank for _, rank, _, _ in w}) > 1 for w in windows.values())
     alignments = align_run(tables) if several else {}
     nestings: dict[int, HostNesting] = {}

@@ -39,6 +39,7 @@ OUTLIER_S = 0.150  # on steps of ~3 ms
 SCENARIOS = ("clean_a", "clean_b", "clean_c", "slow_data", "outlier_step", "dominant_op")
 PAIR_SCENARIOS = ("clean_pair", "straggler")
 PAIR_TRACED_STEPS = range(6, 18)  # the pairs' profile_steps window
+SLOW_DATA_SAMPLE_S, BATCH_SIZE = 40e-6, 256  # slow_data: 10.24 ms of loading a batch
 STRAGGLER = 1
 STRAGGLER_DELAY_S = 0.040
 # 20 ms more than in the other steps: far above a quiet machine's noise, too little for a
@@ -75,9 +76,9 @@ def train(run_dir: Path, scenario: str) -> None:
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
     big = torch.randn(400_000)
     # a DataLoader without workers whose samples take 40 µs each to "decode": 10 ms a batch
-    per_sample_s = 40e-6 if scenario == "slow_data" else 0.0
-    samples = Samples(STEPS * 256, per_sample_s)
-    sampler = BatchSampler(SequentialSampler(samples), batch_size=256, drop_last=False)
+    per_sample_s = SLOW_DATA_SAMPLE_S if scenario == "slow_data" else 0.0
+    samples = Samples(STEPS * BATCH_SIZE, per_sample_s)
+    sampler = BatchSampler(SequentialSampler(samples), batch_size=BATCH_SIZE, drop_last=False)
     batches = iter(DataLoader(samples, sampler=sampler, batch_size=None))
     with RunWriter(run_dir, rank=0, world_size=1) as writer, MyTimer(writer, gpu=False) as timer:
         timer.set_step(0)
