@@ -141,6 +141,14 @@ def test_compiled_run_has_recompilations_mfu_and_an_imported_python_profile():
     # the same on both ranks: one finding naming them
     recompiled = [f for f in findings if f["kind"] == "recompilation"]
     assert [(f["key"], f["ranks"]) for f in recompiled] == [("recompilation:ranks", [0, 1])]
+    # its cost a step: the recompile time over the run's steps; the slow steps are the steps it
+    # recompiled in, folded under it
+    (cause,) = recompiled
+    assert cause["impact"]["ns_per_step"] == cause["evidence"]["recompile_time_per_step"]["value"]
+    (slow,) = [f for f in findings if f["kind"] == "step_outlier"]
+    assert slow["explained_by"] == "recompilation:ranks" and set(slow["steps"]) <= set(
+        cause["steps"]
+    )
     python = views.python.python(service, "ddp_compiled", wait_s=None)
     assert [f["rank"] for f in python["files"]] == [0] and python["functions"]
 

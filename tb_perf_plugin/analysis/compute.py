@@ -229,6 +229,8 @@ def recompilation(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         )
         last = reasons[reasons["function"] == worst]["reason"].tail(3).tolist() if worst else []
         extra = {"run_time_share": (share, "fraction")} if run_ns else {}
+        if steps is not None and len(steps):
+            extra["recompile_time_per_step"] = (int(recompile_ns / len(steps)), "ns")
         out.append(Finding(
             "recompilation", severity, title,
             evidence(recompiles=(int(rows["recompiles"].sum()), ""),

@@ -23,6 +23,7 @@ from .memory import (
 )
 
 if TYPE_CHECKING:
+    from .one_off import OneOffStep
     from .what_if import WhatIfStep
 
 SCHEMA_VERSION = 1
@@ -161,9 +162,11 @@ class AnalysisInputs:
     # step -> time in collective-named MyTimer spans (ranks.collective_span_waits): what the
     # straggler rule reads when the run has no traced steps
     collective_waits: dict[int, pd.Series] = field(default_factory=dict)
-    # rank -> the critical-path graph of its median traced step, built on first use (what_if.py):
-    # what the impact of a finding is read off
-    median_step: Callable[[int], WhatIfStep | None] | None = None
+    # (rank, steps to skip) -> the critical-path graph of its median traced step, built on first
+    # use (what_if.py): what the impact of a finding is read off
+    median_step: Callable[[int, set[int]], WhatIfStep | None] | None = None
+    # the traced steps left out as one-off work (one_off.py; set by rules.find_all)
+    one_off: list[OneOffStep] = field(default_factory=list)
 
 
 def evidence(**values: tuple[float | str, str]) -> dict[str, dict[str, Any]]:

@@ -101,14 +101,20 @@ _ESTIMATES: dict[str, Callable[[Finding], dict[str, Any]]] = {
         "median_step_time",
         "the GPU's idle time per median step (the bound: a host that keeps the GPU fed)",
     ),
+    "recompilation": _measured(
+        "recompile_time_per_step",
+        "run_time_share",
+        None,
+        "the time spent recompiling, spread over every step (what stable guards would save)",
+    ),
     "hotspot": _hotspot,
     "step_outlier": _outliers,
 }
 _NOT_STEP_TIME = {
     "variability": "step-time variation: steadier steps change the spread, not the median",
     "compute_efficiency": "an efficiency ratio: the saving depends on the fix",
-    "recompilation": "compile time, not step time",
     "python_hotspot": "a share of profiled time: the profile has no steps",
+    "one_off_step": "one-off work: not a per-step cost",
     "memory_leak": "memory, not step time",
     "memory_peak": "memory, not step time",
     "fragmentation": "memory, not step time",

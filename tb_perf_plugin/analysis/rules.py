@@ -5,6 +5,7 @@ of `memory_rules`, and the rules that live next to the data they read (`compute`
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from .compute import mfu_efficiency, recompilation
@@ -26,12 +27,14 @@ from .findings import (
 )
 from .impact import by_impact, with_impact
 from .memory_rules import memory_fragmentation, memory_leak, memory_peak
+from .one_off import leave_out_one_off, one_off_step
 from .python_profile import python_hotspot
+from .what_if import WhatIfStep
 
 RULES = (
     data_loading, communication, straggler, sync_point, host_bound, compute_efficiency,
     mfu_efficiency, hotspot, python_hotspot, recompilation, step_outlier, variability,
-    memory_leak, memory_fragmentation, memory_peak,
+    memory_leak, memory_fragmentation, memory_peak, one_off_step,
 )  # fmt: skip
 
 
@@ -43,15 +46,25 @@ _RANK_SCOPE = re.compile(r"^(?P<subject>.*)rank\d+$")
 
 
 def find_all(inputs: AnalysisInputs, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> list[Finding]:
-    """Every rule's findings, the most step time a fix would save first (`impact.py`), those
-    without a time saving after them, most severe first; per-rank findings shared by many
-    ranks, or by every rank, collapsed (`collapse_across_ranks`); symptoms marked with their
-    cause (`explain`)."""
+    """Every rule's findings on the inputs without their one-off steps (`one_off.py`), the most
+    step time a fix would save first (`impact.py`), those without a time saving after them,
+    most severe first; per-rank findings shared by many ranks, or by every rank, collapsed
+    (`collapse_across_ranks`); symptoms marked with their cause (`explain`)."""
+    inputs = leave_out_one_off(inputs)
     found = [f for rule in RULES for f in rule(inputs, thresholds)]
     findings = explain(collapse_across_ranks(found, world=len(_ranks(inputs))))
-    findings = [with_impact(f, inputs.median_step) for f in findings]
+    step_of = _median_step(inputs)
+    findings = [with_impact(f, step_of) for f in findings]
     by_severity = sorted(findings, key=lambda f: -SEVERITIES.index(f.severity))
     return _symptoms_after_causes(sorted(by_severity, key=by_impact))
+
+
+def _median_step(inputs: AnalysisInputs) -> Callable[[int], WhatIfStep | None] | None:
+    """rank -> the graph of its median traced step among those the step statistics keep."""
+    median_step, skipped = inputs.median_step, inputs.profiler_steps
+    if median_step is None:
+        return None
+    return lambda rank: median_step(rank, skipped.get(rank, set()))
 
 
 def _symptoms_after_causes(findings: list[Finding]) -> list[Finding]:
@@ -71,10 +84,15 @@ def _ranks(inputs: AnalysisInputs) -> set[int]:
     return set(inputs.step_times) | {b.rank for b in inputs.breakdowns}
 
 
-# symptom kind -> (cause kind, whether the cause must be on the symptom's own rank): rank 0's
-# wait in collectives is the straggler's (another rank); an idle GPU whose host waits for data
-# is data loading's (the same rank)
-_EXPLAINED_BY = {"communication": ("straggler", False), "host_bound": ("data_loading", True)}
+# symptom kind -> (cause kind, whether the cause must be on the symptom's own rank, whether
+# in most of its steps): rank 0's wait in collectives is the straggler's (another rank); an
+# idle GPU whose host waits for data is data loading's (the same rank); slow steps that are
+# the steps torch.compile recompiled in are the recompilation's
+_EXPLAINED_BY = {
+    "communication": ("straggler", False, False),
+    "host_bound": ("data_loading", True, False),
+    "step_outlier": ("recompilation", True, True),
+}
 
 
 def explain(findings: list[Finding]) -> list[Finding]:
@@ -82,13 +100,15 @@ def explain(findings: list[Finding]) -> list[Finding]:
     fold it under its cause rather than show a second fix for the same time."""
     out = []
     for finding in findings:
-        cause_kind, same_rank = _EXPLAINED_BY.get(finding.kind, (None, False))
+        cause_kind, same_rank, same_steps = _EXPLAINED_BY.get(finding.kind, (None, False, False))
         cause = next(
             (
                 f for f in findings
                 if f.kind == cause_kind
                 and (set(f.ranks) & set(finding.ranks) if same_rank
                      else not set(finding.ranks) <= set(f.ranks))
+                and (not same_steps
+                     or 2 * len(set(f.steps) & set(finding.steps)) > len(finding.steps))
             ),
             None,
         )  # fmt: skip

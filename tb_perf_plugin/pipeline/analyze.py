@@ -84,28 +84,29 @@ def covering_traces(
 
 
 def median_steps(
-    tables: RunTables, breakdowns: list[StepBreakdown], skipped: dict[int, set[int]]
-) -> Callable[[int], WhatIfStep | None]:
-    """rank -> the what-if graph of its median traced step (by duration, the upper median;
-    steps in `skipped` only when there are no others), built on first use: the impact of a
-    finding is read off its path (analysis/what_if.py)."""
+    tables: RunTables, breakdowns: list[StepBreakdown]
+) -> Callable[[int, set[int]], WhatIfStep | None]:
+    """(rank, steps to skip) -> the what-if graph of the rank's median traced step (by
+    duration, the upper median; the skipped steps only when there are no others), built on
+    first use: the impact of a finding is read off its path (analysis/what_if.py)."""
     by_rank: dict[int, list[tuple[StepBreakdown, int]]] = {}
     for done, index in covering_traces(tables, breakdowns):
         by_rank.setdefault(done.rank, []).append((done, index))
-    built: dict[int, WhatIfStep | None] = {}
+    built: dict[tuple[int, frozenset[int]], WhatIfStep | None] = {}
 
-    def median_step(rank: int) -> WhatIfStep | None:
-        if rank not in built:
+    def median_step(rank: int, skipped: set[int]) -> WhatIfStep | None:
+        key = (rank, frozenset(skipped))
+        if key not in built:
             found = by_rank.get(rank, [])
-            steady = [f for f in found if f[0].step not in skipped.get(rank, set())] or found
-            built[rank] = None
+            steady = [f for f in found if f[0].step not in skipped] or found
+            built[key] = None
             if steady:
                 steady.sort(key=lambda f: (f[0].duration_ns, f[0].start_ns))
                 done, index = steady[len(steady) // 2]
                 trace = tables.traces[index].tables
                 a = done.start_ns - trace.meta.to_collectors_ns
-                built[rank] = what_if_step(trace, rank, done.step, (a, a + done.duration_ns))
-        return built[rank]
+                built[key] = what_if_step(trace, rank, done.step, (a, a + done.duration_ns))
+        return built[key]
 
     return median_step
 
@@ -227,7 +228,7 @@ def analyze_run(
         peak_flops=flops.peak_flops,
         flops_sampled_steps=flops.sampled_steps,
         collective_waits=collective_waits_by_rank(tables.spans),
-        median_step=median_steps(tables, breakdowns, profiling),
+        median_step=median_steps(tables, breakdowns),
     ))  # fmt: skip
     analysis = RunAnalysis(
         breakdowns, operator_all, kernel_all, devices, findings, memory,
