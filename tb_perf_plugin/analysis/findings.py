@@ -165,6 +165,8 @@ class AnalysisInputs:
     # (rank, steps to skip) -> the critical-path graph of its median traced step, built on first
     # use (what_if.py): what the impact of a finding is read off
     median_step: Callable[[int, set[int]], WhatIfStep | None] | None = None
+    # rank -> events of the CUPTI range profiler in its traces (recorded with kernel replay)
+    profiler_ranges: dict[int, int] = field(default_factory=dict)
     # the traced steps left out as one-off work (one_off.py; set by rules.find_all)
     one_off: list[OneOffStep] = field(default_factory=list)
 
@@ -493,6 +495,30 @@ def step_outlier(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             scope=f"rank{rank}",
         ))  # fmt: skip
     return out
+
+
+def kernel_replay(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
+    """A trace recorded under the CUPTI range profiler (torch.profiler's experimental_config
+    with profiler_metrics): every kernel was replayed to read its counters, so the trace's
+    times are not the job's."""
+    return [
+        Finding(
+            "kernel_replay",
+            "warning",
+            f"Rank {rank}'s trace was recorded with the CUPTI range profiler ({n:,} ranges): "
+            "timings inflated by kernel replay",
+            evidence(profiler_ranges=(n, "")),
+            "The range profiler replays every kernel to read its counters: the GPU runs "
+            "serialized and the host waits, so step, operator and kernel times and the other "
+            "findings' impact on this trace overstate the job's. Record timings in a run "
+            "without profiler_metrics, and read this one's counters per kernel only.",
+            {"tab": "kernels", "params": {"rank": rank}},
+            ranks=[rank],
+            scope=f"rank{rank}",
+        )  # fmt: skip
+        for rank, n in sorted(inputs.profiler_ranges.items())
+        if n > 0
+    ]
 
 
 def variability(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:

@@ -115,6 +115,7 @@ _NOT_STEP_TIME = {
     "compute_efficiency": "an efficiency ratio: the saving depends on the fix",
     "python_hotspot": "a share of profiled time: the profile has no steps",
     "one_off_step": "one-off work: not a per-step cost",
+    "kernel_replay": "a measurement caveat: the trace's times are inflated by kernel replay",
     "memory_leak": "memory, not step time",
     "memory_peak": "memory, not step time",
     "fragmentation": "memory, not step time",
@@ -146,7 +147,14 @@ def with_impact(
     return replace(finding, impact=_unknown(_NOT_STEP_TIME.get(finding.kind, "not estimated")))
 
 
+# findings that say the measurements themselves overstate the job's: read before the others
+_CAVEATS = ("kernel_replay",)
+
+
 def by_impact(finding: Finding) -> tuple[int, int]:
-    """Sort key: the most step time saved first; findings without a time saving after them."""
+    """Sort key: caveats on the measurements first, then the most step time saved; findings
+    without a time saving after them."""
+    if finding.kind in _CAVEATS:
+        return (-1, 0)
     ns = (finding.impact or {}).get("ns_per_step")
     return (0, -ns) if ns is not None else (1, 0)

@@ -20,6 +20,7 @@ from .findings import (
     data_loading,
     host_bound,
     hotspot,
+    kernel_replay,
     step_outlier,
     straggler,
     sync_point,
@@ -34,7 +35,7 @@ from .what_if import WhatIfStep
 RULES = (
     data_loading, communication, straggler, sync_point, host_bound, compute_efficiency,
     mfu_efficiency, hotspot, python_hotspot, recompilation, step_outlier, variability,
-    memory_leak, memory_fragmentation, memory_peak, one_off_step,
+    memory_leak, memory_fragmentation, memory_peak, one_off_step, kernel_replay,
 )  # fmt: skip
 
 

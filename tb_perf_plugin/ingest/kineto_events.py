@@ -28,6 +28,9 @@ from .tables import (
     TraceTables,
 )
 
+# the CUPTI range profiler's events (torch.profiler's experimental_config with profiler_metrics):
+# one per kernel or range, with counter values, at times spread evenly over the window
+PROFILER_RANGE = "cuda_profiler_range"
 _KIND_OF_CATEGORY = {
     "cpu_op": Kind.CPU_OP,
     "operator": Kind.CPU_OP,
@@ -333,6 +336,8 @@ class TraceColumns:
         strings = self.strings
         cats = list(map(_CAT, events))
         kind_of = {c: _KIND_OF_CATEGORY.get(c.lower(), Kind.OTHER) for c in set(cats)}
+        if PROFILER_RANGE in kind_of:
+            self.meta.profiler_ranges += cats.count(PROFILER_RANGE)
         kinds = np.fromiter(map(kind_of.__getitem__, cats), np.int8, n)
         pids = self._id_column(list(map(_PID, events)))
         tids = self._id_column(list(map(_TID, events)))

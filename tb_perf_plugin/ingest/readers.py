@@ -103,7 +103,7 @@ READERS: dict[FileKind, Reader] = {
             kineto.read_trace,
             "timeline, operators, kernels, steps (a torch.profiler trace)",
             timeline=True,
-            version=2,  # 2: the call_stack column
+            version=3,  # 2: the call_stack column; 3: profiler_ranges
             gzipped="gzip-compressed JSON trace",
         ),
         Reader(

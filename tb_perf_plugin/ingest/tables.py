@@ -80,6 +80,9 @@ class TraceMeta:
     labels: dict[str, str] = field(default_factory=dict)  # id of a non-numeric pid/tid -> text
     events: int = 0
     problems: list[str] = field(default_factory=list)
+    # events of the CUPTI range profiler (category cuda_profiler_range): the trace was recorded
+    # with kernel replay, which serializes and reruns every kernel
+    profiler_ranges: int = 0
 
     @property
     def to_collectors_ns(self) -> int:

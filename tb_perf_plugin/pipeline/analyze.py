@@ -229,6 +229,7 @@ def analyze_run(
         flops_sampled_steps=flops.sampled_steps,
         collective_waits=collective_waits_by_rank(tables.spans),
         median_step=median_steps(tables, breakdowns),
+        profiler_ranges=_profiler_ranges(tables),
     ))  # fmt: skip
     analysis = RunAnalysis(
         breakdowns, operator_all, kernel_all, devices, findings, memory,
@@ -289,6 +290,15 @@ def module_data(tables: RunTables) -> ModuleData:
         pd.concat(events, ignore_index=True),
         pd.DataFrame(windows, columns=["rank", "step", "t0", "t1"]).astype(np.int64),
     )
+
+
+def _profiler_ranges(tables: RunTables) -> dict[int, int]:
+    """rank -> the CUPTI range profiler's events in its traces (kernel replay)."""
+    out: dict[int, int] = {}
+    for trace in tables.traces:
+        if trace.tables.meta.profiler_ranges:
+            out[trace.rank] = out.get(trace.rank, 0) + trace.tables.meta.profiler_ranges
+    return out
 
 
 def _profiler_boundary_steps(traces: list[TraceFile]) -> set[int]:
