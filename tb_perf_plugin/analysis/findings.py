@@ -23,7 +23,6 @@ from .memory import (
 )
 
 if TYPE_CHECKING:
-    from .one_off import OneOffStep
     from .what_if import WhatIfStep
 
 SCHEMA_VERSION = 1
@@ -129,6 +128,17 @@ class Finding:
         body = asdict(self)
         body.pop("scope")
         return {"key": self.key, **body}
+
+
+@dataclass(frozen=True)
+class OneOffStep:
+    """A traced step taken up by one-off work (one_off.py): left out of the step statistics."""
+
+    rank: int
+    step: int
+    cause: str  # "initialization" | "compilation"
+    ns: int  # the one-off work's time in the step
+    duration_ns: int
 
 
 @dataclass(kw_only=True)

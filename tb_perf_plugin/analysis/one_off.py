@@ -8,23 +8,12 @@ judge, and `host_bound` names the cause `initialization` then."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from .findings import AnalysisInputs, Finding, Thresholds, evidence
+from .findings import AnalysisInputs, Finding, OneOffStep, Thresholds, evidence
 
 ONE_OFF_SHARE = 0.3  # of its step: one-off work this large makes the step one-off
 _WHAT = {"initialization": "CUDA/HIP set-up calls", "compilation": "torch.compile compiling"}
-
-
-@dataclass(frozen=True)
-class OneOffStep:
-    """A traced step taken up by one-off work."""
-
-    rank: int
-    step: int
-    cause: str  # "initialization" | "compilation"
-    ns: int  # the one-off work's time in the step
-    duration_ns: int
 
 
 def one_off_steps(inputs: AnalysisInputs) -> list[OneOffStep]:
