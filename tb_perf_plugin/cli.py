@@ -1,375 +1,17 @@
 """`tb-perf`: the plugin's analysis without TensorBoard.
 
-Exit codes: 0 ok, 1 regression found by a `diff` gate, 2 usage error, 3 unreadable input.
+The command line only: what each command does is `commands.py`, imported once the line has been
+parsed. Exit codes: 0 ok, 1 regression found by a `diff` gate, 2 usage error, 3 unreadable input.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import views
-from .analysis.diff import compare as diff_runs
-from .discovery import Run, single_file_refusal
-from .errors import InvalidArgument, NotFound, Progress, TbPerfError, Unreadable
 from .executor import KINDS, check_kind
-from .ingest.cache import TraceCache
-from .ingest.imported import IMPORTED_FOLDER, add_to_run
-from .ingest.ncu import read_ncu_csv
-from .ingest.python_profile import read_python_profile
-from .ingest.readers import FEEDS, TIMELINE_KINDS, FileKind, read_timeline_file, sniff
-from .ingest.tables import Kind
-from .pipeline.export import export_trace
-from .pipeline.read import RunTables
-from .pipeline.timeline import Timeline
-from .report import gather, render, write_report
-from .store import DEFAULT_MAX_FILE_BYTES, RunStore
-from .text import format_diff, format_summary, memory_summary, snapshot_brief
-
-EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
-
-
-def _resolve(
-    run: str, logdir: str | None, executor: str | None = None, job: str | None = None
-) -> tuple[RunStore, str]:
-    """A store and run name for RUN: a run name under --logdir, or a run directory's path;
-    with `job`, the name of that job of the run's directory."""
-    store, name = _resolve_directory(run, logdir, executor)
-    return store, name if job is None else _job_run(store, name, job)
-
-
-def _job_run(store: RunStore, name: str, job: str) -> str:
-    """The run name of job `job` (its id, or the start of one) of run `name`'s directory."""
-    jobs = store.find_run(name).jobs
-    if not jobs:
-        raise InvalidArgument(f"--job {job!r}: run {name!r} holds one job")
-    matches = [j for j in jobs if j.id == job] or [j for j in jobs if j.id.startswith(job)]
-    if len(matches) != 1:
-        listing = ", ".join(j.id for j in jobs)
-        which = "matches several" if matches else "is not one"
-        raise InvalidArgument(f"--job {job!r} {which} of the run's jobs (newest first: {listing})")
-    return matches[0].run
-
-
-def _resolve_directory(run: str, logdir: str | None, executor: str | None) -> tuple[RunStore, str]:
-    if logdir is not None:
-        store = RunStore(logdir, executor=executor)
-        if store.mirror is not None:  # a remote logdir: copy its run files before reading
-            store.mirror.refresh(None)
-        return store, run
-    if os.path.isfile(run):  # one trace or snapshot file: a run of its own
-        store = RunStore(run, executor=executor)
-        if not store.discover():
-            raise Unreadable(single_file_refusal(run))
-        return store, "."
-    if not os.path.isdir(run):
-        raise InvalidArgument(
-            f"{run!r} is not a directory (give a run directory, a trace or snapshot file, or "
-            "--logdir)"
-        )
-    store = RunStore(run, executor=executor)
-    # an older job of a directory is a run too (`<name>@<job>`), picked with --job
-    names = sorted(n for n, found in store.discover().items() if n == found.directory)
-    if "." in names:
-        return store, "."
-    if len(names) == 1:
-        return store, names[0]
-    if not names:
-        raise NotFound(f"no tb-perf run or torch.profiler trace under {run!r}")
-    listing = ", ".join(names[:20]) + (" ..." if len(names) > 20 else "")
-    raise InvalidArgument(f"{run!r} holds {len(names)} runs ({listing}); use --logdir {run} NAME")
-
-
-def _emit(text: str) -> None:
-    """Print to stdout. When the reader has closed the pipe (`| head -1`), the rest goes to
-    /dev/null, so neither this nor the flush at exit raises, and the command still finishes:
-    every file of an `ingest --run` is copied, a `diff` gate still exits 1."""
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-def imported_summary(run: Run, tables: RunTables) -> list[dict[str, Any]]:
-    """The run's files from other tools (docs/IMPORT.md): `file` (relative to the run),
-    `kind` (None: not importable), `rank`, `read` (whether its tables came out) and `shows`
-    (what it feeds, or why it is not imported)."""
-    read = {t.path for t in tables.traces}
-    for frame in (tables.python_profile_files, tables.kernel_metrics):
-        read |= {os.path.join(run.path, f) for f in frame["file"].unique().tolist()}
-    ranks = {t.path: t.rank for t in tables.traces}
-    return [
-        {
-            "file": os.path.relpath(f.path, run.path),
-            "kind": None if f.kind is None else f.kind.value,
-            "rank": None if f.kind is None else ranks.get(f.path, run.rank_from_file_name(f.path)),
-            "read": f.path in read,
-            "shows": f.reason if f.kind is None else FEEDS[f.kind],
-        }
-        for f in run.imported
-    ]
-
-
-def _analyze(args: argparse.Namespace) -> int:
-    if args.top < 1:
-        raise InvalidArgument(f"--top must be 1 or more, not {args.top}")
-    store, name = _resolve(args.run, args.logdir, args.executor, args.job)
-    try:
-        summary = views.overview.summary(store, name, args.rank, wait_s=None)
-        found = views.findings.findings(store, name, wait_s=None)["findings"]
-        module_calls = views.modules.modules(store, name, args.rank, wait_s=None)
-        memory_series = views.memory.memory(store, name, args.rank, wait_s=None)
-        top = str(args.top)
-        operator_rows = views.operators.operators(store, name, args.rank, limit=top, wait_s=None)
-        kernel_rows = views.kernels.kernels(store, name, args.rank, limit=top, wait_s=None)
-        paths = views.critical_path.critical_path(store, name, args.rank, wait_s=None)
-        run = store.find_run(name)
-        summary["imported"] = imported_summary(run, store.tables(run, wait_s=None))
-        summary["snapshots"] = _newest_snapshots(store, name, memory_series["snapshots"], args.top)
-    finally:
-        store.close()
-    if summary["rank"] is not None:
-        found = [f for f in found if not f["ranks"] or summary["rank"] in f["ranks"]]
-    summary["findings"] = found
-    if summary["run"] == ".":
-        summary["run"] = args.run if args.logdir is None else args.logdir
-    module_calls["run"] = summary["run"]
-    summary["modules"] = module_calls if module_calls["source"] is not None else None
-    summary["memory"] = memory_summary(memory_series)
-    summary["operators"] = operator_rows["rows"]
-    summary["kernels"] = kernel_rows["rows"]
-    summary["critical_path"] = {"ranks": paths["ranks"], "job": paths["job"]}
-    _emit(format_summary(summary, args.format, args.top))
-    return EXIT_OK
-
-
-def _newest_snapshots(
-    store: RunStore, name: str, files: list[dict[str, Any]], top: int
-) -> list[dict[str, Any]]:
-    """`snapshot_brief` of each rank's newest snapshot (of those without a rank, the newest);
-    one that cannot be read is named with the reason, and the others are still read."""
-    newest: dict[int | None, dict[str, Any]] = {}
-    for f in files:
-        if f["rank"] not in newest or f["updated_ns"] > newest[f["rank"]]["updated_ns"]:
-            newest[f["rank"]] = f
-    out = []
-    for f in sorted(newest.values(), key=lambda f: (f["rank"] is None, f["rank"] or 0)):
-        try:
-            answer = views.memory.snapshot(store, name, f["file"], wait_s=None)
-        except TbPerfError as e:
-            out.append({"file": f["file"], "rank": f["rank"], "error": str(e)})
-            continue
-        out.append(snapshot_brief(answer, top))
-    return out
-
-
-def _span(text: str | None, what: str) -> tuple[float, float] | None:
-    if text is None:
-        return None
-    try:
-        low, high = (float(part) for part in text.split(":"))
-    except ValueError:
-        raise InvalidArgument(f"{what} must look like A:B, not {text!r}") from None
-    if high < low:
-        raise InvalidArgument(f"{what} {text!r} ends before it starts")
-    return low, high
-
-
-def _export_window(
-    timeline: Timeline, steps: str | None, window: str | None
-) -> tuple[int, int] | None:
-    """--window in ms from the run's start, or --steps A:B (inclusive) as a window."""
-    if steps is not None:
-        step_span = _span(steps, "--steps")
-        assert step_span is not None  # _span gives None only for None
-        first, last = step_span
-        chosen = [s for s in timeline.steps_json() if first <= s["step"] <= last]
-        if not chosen:
-            known = [s["step"] for s in timeline.steps_json()]
-            shown = f"{known[0]}..{known[-1]}" if known else "none"
-            raise InvalidArgument(f"no steps {steps} in this run (steps: {shown})")
-        return min(s["start"] for s in chosen), max(s["end"] for s in chosen)
-    span = _span(window, "--window")
-    return None if span is None else (int(span[0] * 1e6), int(span[1] * 1e6))
-
-
-def _export(args: argparse.Namespace) -> int:
-    store, name = _resolve(args.run, args.logdir, args.executor, args.job)
-    try:
-        timeline = store.timeline(store.find_run(name))
-    finally:
-        store.close()
-    ranks = None
-    if args.ranks:
-        ranks = {int(r) for r in args.ranks.split(",") if r.strip().isdigit()}
-        if not ranks or ranks - set(timeline.alignments):
-            raise InvalidArgument(
-                f"--ranks {args.ranks!r}: this run has ranks {sorted(timeline.alignments)}"
-            )
-    window = _export_window(timeline, args.steps, args.window)
-    written = export_trace(timeline, args.output, ranks, window)
-    methods = ", ".join(
-        f"rank {r}: {a.method.value} (±{a.uncertainty_ns / 1e3:.1f} µs)"
-        for r, a in sorted(timeline.alignments.items())
-    )
-    print(f"wrote {written} events to {args.output}; alignment: {methods}", file=sys.stderr)
-    return EXIT_OK
-
-
-def _ingest(args: argparse.Namespace) -> int:
-    if args.run is not None:
-        return _import_files(args.paths, args.run, args.logdir)
-    if len(args.paths) != 1:
-        raise InvalidArgument(
-            "give one RUN to parse into the cache, or FILE... --run RUN to import files"
-        )
-    return _fill_cache(args.paths[0], args.logdir, args.executor)
-
-
-def _import_target(run: str, logdir: str | None) -> str:
-    """The directory of RUN: a path, or a name under --logdir (which must exist)."""
-    if logdir is None:
-        return run
-    parts = run.split("/")
-    if os.path.isabs(run) or (run != "." and any(part in ("", ".", "..") for part in parts)):
-        raise InvalidArgument(f"--run {run!r} is not a run name (a relative path inside --logdir)")
-    if not os.path.isdir(logdir):
-        raise InvalidArgument(f"--logdir {logdir!r} is not a directory")
-    return os.path.join(logdir, *parts)
-
-
-def _file_facts(path: str, kind: FileKind, max_bytes: int) -> tuple[str, Any]:
-    """Parse an imported file as the plugin will: what it holds in words, and its tables."""
-    if kind in TIMELINE_KINDS:
-        tables = read_timeline_file(path, max_bytes, kind)
-        kernels = int((tables.slices["kind"] == Kind.KERNEL).sum())
-        return f"{len(tables.slices['start'])} timeline events, {kernels} kernels", tables
-    if kind is FileKind.NCU:
-        metrics = read_ncu_csv(path, max_bytes)
-        kernels = metrics["kernel"].nunique()
-        return f"{len(metrics)} profiled kernel launches, {kernels} kernels", None
-    profile = read_python_profile(path, max_bytes)
-    return (
-        f"{len(profile.functions)} functions, {profile.calls} calls, "
-        f"{profile.total_ns / 1e9:.3f} s profiled",
-        None,
-    )
-
-
-def _import_files(files: list[str], run: str, logdir: str | None) -> int:
-    """`tb-perf ingest FILE... --run RUN`: check every file (kind, and that it parses), then
-    copy each verbatim into RUN's imported folder; nothing is copied if one is refused."""
-    target = _import_target(run, logdir)
-    checked = []
-    for path in files:
-        if not os.path.isfile(path):
-            raise InvalidArgument(f"{path!r} is not a file")
-        found = sniff(path)
-        kind = found.kind
-        if kind is None:
-            raise Unreadable(f"{path}: not importable: {found.reason} (docs/IMPORT.md)")
-        facts, tables = _file_facts(path, kind, DEFAULT_MAX_FILE_BYTES)
-        checked.append((path, found, kind, facts, tables))
-    cache = TraceCache()
-    for path, found, kind, facts, tables in checked:
-        try:
-            copy, added = add_to_run(path, target)
-        except OSError as exc:
-            why = exc.strerror or exc
-            raise InvalidArgument(f"cannot copy {path} into {target}: {why}") from None
-        if tables is not None:  # TensorBoard then opens it from the cache
-            cache.put(copy, kind, tables)
-        shown = os.path.relpath(copy, target)
-        rank = Run.rank_in_file_name(copy)
-        what = f"rank {rank}" if rank is not None else "rank 0 (no rank<N> in the file name)"
-        verb = "added" if added else "already there, unchanged:"
-        _emit(f"{verb} {path} -> {shown}: {kind.value} ({found.reason}), {what}; {facts}")
-        _emit(f"  the plugin shows: {FEEDS[kind]}")
-    _emit(
-        f"run {target}: {len(checked)} file(s) in {os.path.join(*IMPORTED_FOLDER)}; "
-        f"open it in the PERF tab or run tb-perf analyze {target}"
-    )
-    return EXIT_OK
-
-
-def _fill_cache(run: str, logdir: str | None, executor: str | None) -> int:
-    store, name = _resolve(run, logdir, executor)
-    try:
-        found_run = store.find_run(name)
-        while True:
-            try:
-                tables = store.tables(found_run, wait_s=1.0)
-                break
-            except Progress as progress:
-                fraction = progress.to_json()["progress"]["fraction"]
-                print(f"ingesting {name}: {fraction:.0%}", file=sys.stderr)
-        timeline = store.timeline(found_run)
-    finally:
-        store.close()
-    _emit(
-        f"{name}: {len(tables.traces)} trace file(s), {timeline.n_events} events, "
-        f"ranks {sorted(timeline.alignments)}; cached in {store.trace_cache.root}"
-    )
-    for warning in tables.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    return EXIT_OK
-
-
-def _diff_body(args: argparse.Namespace) -> dict[str, Any]:
-    """The compare answer for BASELINE and CANDIDATE: names in one --logdir, else two run
-    directories (one store each, diffed on their facts)."""
-    if args.logdir is not None:
-        store = RunStore(args.logdir, executor=args.executor)
-        try:
-            return views.compare.compare(store, args.baseline, args.candidate, wait_s=None)
-        finally:
-            store.close()
-    facts = []
-    for path in (args.baseline, args.candidate):
-        store, name = _resolve(path, None, args.executor)
-        try:
-            facts.append(views.compare.run_facts(store, name, wait_s=None))
-        finally:
-            store.close()
-        facts[-1].name = path
-    return diff_runs(*facts)
-
-
-def _diff(args: argparse.Namespace) -> int:
-    if args.fail_on_regression is not None and args.fail_on_regression < 0:
-        raise InvalidArgument("--fail-on-regression takes a percentage >= 0")
-    body = _diff_body(args)
-    for side in ("baseline", "candidate"):
-        if body["step_time"][side]["steps"] < 2:
-            raise Unreadable(f"{body[side]}: fewer than 2 step times could be read")
-    _emit(format_diff(body, args.format, args.top))
-    low = body["step_time"]["ci"][0]
-    if args.fail_on_regression is not None and low > 1 + args.fail_on_regression / 100:
-        print(f"tb-perf: regression: interval lower bound {low} > "
-              f"{1 + args.fail_on_regression / 100:g}", file=sys.stderr)  # fmt: skip
-        return EXIT_REGRESSION
-    return EXIT_OK
-
-
-def _report(args: argparse.Namespace) -> int:
-    store, name = _resolve(args.run, args.logdir, args.executor, args.job)
-    try:
-        answers = gather(store, name, args.rank, args.run if name == "." else None)
-    finally:
-        store.close()
-    if args.baseline is not None:
-        pair = argparse.Namespace(baseline=args.baseline, candidate=args.run, logdir=args.logdir,
-                                  executor=args.executor)  # fmt: skip
-        answers["compare"] = _diff_body(pair)
-    try:
-        write_report(args.output, render(answers))
-    except OSError as exc:
-        raise InvalidArgument(f"cannot write {args.output}: {exc.strerror or exc}") from None
-    print(f"wrote {args.output}", file=sys.stderr)
-    return EXIT_OK
 
 
 def _executor_kind(text: str) -> str:
@@ -436,7 +78,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=20,
         help="span, operator, kernel and module rows to print (operators and kernels: json too)",
     )
-    analyze.set_defaults(handler=_analyze)
 
     export = commands.add_parser(
         "export-trace",
@@ -451,7 +92,6 @@ def build_parser() -> argparse.ArgumentParser:
     span = export.add_mutually_exclusive_group()
     span.add_argument("--steps", help="A:B, the steps to keep (inclusive)")
     span.add_argument("--window", help="T0:T1 in milliseconds from the run's start")
-    export.set_defaults(handler=_export)
 
     ingest = commands.add_parser(
         "ingest",
@@ -475,7 +115,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ingest.add_argument("--logdir", help="the logdir RUN is a name in")
     ingest.add_argument("--executor", type=_executor_kind, help=EXECUTOR_HELP)
-    ingest.set_defaults(handler=_ingest)
 
     diff = commands.add_parser(
         "diff",
@@ -496,7 +135,6 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PCT",
         help="exit 1 when the interval's lower bound exceeds 1 + PCT/100",
     )
-    diff.set_defaults(handler=_diff)
 
     report = commands.add_parser(
         "report",
@@ -511,14 +149,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--baseline", help="a run to compare with (a run directory, or a name in --logdir)"
     )
     report.add_argument("-o", "--output", required=True, help="report.html")
-    report.set_defaults(handler=_report)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from .commands import EXIT_UNREADABLE, EXIT_USAGE, HANDLERS
+    from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
+
     try:
-        return args.handler(args)
+        return HANDLERS[args.command](args)
     except (InvalidArgument, NotFound) as exc:
         print(f"tb-perf: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
