@@ -1,6 +1,6 @@
 """Kineto trace ingest against its floor and its anchors, side by side in one run.
 
-    python benchmarks/ingest.py [--files df_index_resolver,mtia_rank_0,replica]
+    python benchmarks/ingest.py [--files df_index_resolver,mtia_rank_0,replica | --corpus [NAMES]]
                                 [--skip-anchors] [--repeat N] [--timeout S] [--json]
 
 Every measurement is one exact call in a fresh subprocess (benchmarks/_measure.py), so import
@@ -22,7 +22,12 @@ Measurements (the issue's "Done when" names them):
                its cheapest exact call: TraceAnalysis adds cross-rank alignment on top)
 Files: df_index_resolver.json.gz, mtia_rank_0.json.gz (../shared/data), and a >= 200 MB
 replica of df_index_resolver along time, generated once into $TB_PERF_BENCH_DIR
-(default ~/.cache/tb-perf-bench).
+(default ~/.cache/tb-perf-bench). `--corpus`: every shared trace of >= 5 MB raw (NCCL-heavy,
+CPU-op heavy, memory events, MTIA, ROCm, B200, 2021 Kineto) replicated along time to >= 200 MB,
+and a generated worst case (48-deep op stacks, 150-character names, a flow per kernel), with a
+table of the issue-22 targets (whole processes: ours <= 1.5x the floor, >= 12x faster than
+torch-tb-profiler, >= 6x faster than HTA, added RSS <= 1.3x the floor's) and the worst row of
+each. The floor is benchmarks/floor.py.
 
 Times are the minimum over --repeat runs (default 3; ours interleaved with the floor), RSS the
 median; the anchors run --anchor-repeat times (default: --repeat) with --timeout each (a timeout
@@ -61,40 +66,38 @@ from _measure import (  # noqa: E402
     write_kineto,
 )
 
+HTA = "facebookresearch__HolisticTraceAnalysis/tests/data"
+SAMPLES = "pytorch__kineto/tb_plugin/samples"
 SOURCES = {
-    "df_index_resolver": "df_index_resolver/df_index_resolver.json.gz",
-    "mtia_rank_0": "mtia_trace_single_rank/mtia_rank_0.json.gz",
+    "df_index_resolver": f"{HTA}/df_index_resolver/df_index_resolver.json.gz",
+    "mtia_rank_0": f"{HTA}/mtia_trace_single_rank/mtia_rank_0.json.gz",
 }
+# --corpus: every shared trace of >= 5 MB raw (its shape), each replicated to >= 200 MB
+CORPUS = {
+    "nccl_data": (f"{HTA}/nccl_parser_config/nccl_data.json.gz", "NCCL-heavy, 2 streams"),
+    "b200_eager": ("AMD-AGI__TraceLens/tests/traces/b200/eager_trace.json.gz",
+                   "B200, CPU-op heavy"),
+    "mi300_resnet": ("AMD-AGI__TraceLens/tests/traces/mi300/resnet_act_checkpoint.json.gz",
+                     "ROCm, MI300"),
+    "v100_nw4_a": (f"{SAMPLES}/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz",
+                   "2021 Kineto, V100"),
+    "v100_nw4_b": (f"{SAMPLES}/resnet50_num_workers_4/worker0.1623213129365.pt.trace.json.gz",
+                   "2021 Kineto, V100"),
+    "v100_nw0_a": (f"{SAMPLES}/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+                   "2021 Kineto, V100, DataLoader"),
+    "v100_nw0_b": (f"{SAMPLES}/resnet50_num_workers_0/worker0.1623143566756.pt.trace.json.gz",
+                   "2021 Kineto, V100, DataLoader"),
+    "df_index_resolver": (SOURCES["df_index_resolver"], "memory events, CPU-op heavy"),
+    "mtia_rank_0": (SOURCES["mtia_rank_0"], "MTIA"),
+}  # fmt: skip
 REPLICA_MIN_RAW = 200_000_000
 
 # ------------------------------------------------------------------------------------------
 # The exact calls. Each returns a small JSON-able result (event count, ...).
 
-FLOOR_IMPORTS = """
-import gzip
-import msgspec
-
-class Event(msgspec.Struct, gc=False):
-    ph: str = ""
-    name: str = ""
-    cat: str = ""
-    pid: int | str = 0
-    tid: int | str = 0
-    ts: int | float = 0
-    dur: int | float = 0
-    id: int | str | None = None
-    args: msgspec.Raw = msgspec.Raw(b"")
-
-class Trace(msgspec.Struct, gc=False):
-    traceEvents: list[Event] = []
-
-decoder = msgspec.json.Decoder(Trace)
-"""
+FLOOR_IMPORTS = "from benchmarks.floor import floor\n"
 FLOOR_CALL = """
-with open({path!r}, "rb") as fh:
-    raw = gzip.decompress(fh.read())
-trace = decoder.decode(raw)
-return {{"events": len(trace.traceEvents), "raw_bytes": len(raw)}}
+return floor({path!r})
 """
 
 ORJSON_IMPORTS = "import gzip\nimport orjson\n"
@@ -149,11 +152,12 @@ ROWS = [
 # Inputs
 
 
-def replica_path(copies: int | None = None) -> tuple[Path, dict[str, Any]]:
-    """The >= 200 MB replica of df_index_resolver, generated once and reused."""
-    source = shared_trace(SOURCES["df_index_resolver"])
+def replica_path(source_name: str = "df_index_resolver") -> tuple[Path, dict[str, Any]]:
+    """A >= 200 MB replica of a shared trace along time, generated once and reused."""
+    relative = CORPUS[source_name][0] if source_name in CORPUS else SOURCES[source_name]
+    source = shared_trace(relative)
     out_dir = bench_dir()
-    for meta_file in sorted(out_dir.glob("df_index_resolver_x*.json.gz.meta.json")):
+    for meta_file in sorted(out_dir.glob(f"{source_name}_x*.json.gz.meta.json")):
         info = json.loads(meta_file.read_text())
         trace = Path(str(meta_file)[: -len(".meta.json")])
         if trace.exists() and info["raw_bytes"] >= REPLICA_MIN_RAW:
@@ -161,10 +165,10 @@ def replica_path(copies: int | None = None) -> tuple[Path, dict[str, Any]]:
     base = load_trace(source)
     events = base.pop("traceEvents")
     base.pop("traceName", None)
-    copies = copies or math.ceil(REPLICA_MIN_RAW / gunzipped_size(source))
+    copies = math.ceil(REPLICA_MIN_RAW / gunzipped_size(source))
     while True:
-        path = out_dir / f"df_index_resolver_x{copies}.json.gz"
-        print(f"generating {path} ({copies} copies of df_index_resolver) ...", file=sys.stderr)
+        path = out_dir / f"{source_name}_x{copies}.json.gz"
+        print(f"generating {path} ({copies} copies of {source_name}) ...", file=sys.stderr)
         raw, n = write_kineto(path, base, replicate_events(events, copies))
         info = {"raw_bytes": raw, "events": n, "copies": copies, "source": str(source)}
         if raw >= REPLICA_MIN_RAW:
@@ -172,6 +176,115 @@ def replica_path(copies: int | None = None) -> tuple[Path, dict[str, Any]]:
             return path, info
         path.unlink()
         copies += 1
+
+
+# the generated worst case: per step a 48-deep stack of CPU ops with 150-character names, every
+# innermost op launching a kernel with a flow arrow (ph s / f) and args of 12 keys
+WORST_DEPTH, WORST_NAME = 48, 150
+
+
+def _worst_events() -> Any:
+    ts = 1_000_000.0
+    correlation = 0
+    while True:
+        for depth in range(WORST_DEPTH):
+            name = f"aten::op_{depth:02d}_" + "x" * (WORST_NAME - 12) + f"{correlation % 997:03d}"
+            yield {
+                "ph": "X",
+                "cat": "cpu_op",
+                "name": name,
+                "pid": 1,
+                "tid": 1,
+                "ts": ts + depth,
+                "dur": 2.0 * (WORST_DEPTH - depth) + 10,
+                "args": {
+                    "External id": correlation,
+                    "Sequence number": correlation,
+                    "Fwd thread id": 0,
+                    "Record function id": 0,
+                    "Ev Idx": correlation,
+                    "Input Dims": [[64, 128], [128, 128]],
+                    "Input type": ["float", "float"],
+                    "Input Strides": [[128, 1], [128, 1]],
+                    "Concrete Inputs": ["", ""],
+                    "Scope": 0,
+                    "Trace name": "PyTorch Profiler",
+                    "Trace iteration": 0,
+                },
+            }
+        correlation += 1
+        launch = ts + WORST_DEPTH
+        yield {
+            "ph": "X",
+            "cat": "cuda_runtime",
+            "name": "cudaLaunchKernel",
+            "pid": 1,
+            "tid": 1,
+            "ts": launch,
+            "dur": 4,
+            "args": {"correlation": correlation, "cbid": 211},
+        }
+        yield {
+            "ph": "s",
+            "id": correlation,
+            "pid": 1,
+            "tid": 1,
+            "ts": launch,
+            "cat": "ac2g",
+            "name": "ac2g",
+        }
+        yield {
+            "ph": "X",
+            "cat": "kernel",
+            "name": "void gemm_kernel<float, 128, 128>(float*)",
+            "pid": 0,
+            "tid": 7,
+            "ts": launch + 5,
+            "dur": 20,
+            "args": {
+                "correlation": correlation,
+                "stream": 7,
+                "device": 0,
+                "grid": [64, 1, 1],
+                "block": [256, 1, 1],
+                "registers per thread": 128,
+                "shared memory": 49152,
+                "est. achieved occupancy %": 50,
+            },
+        }
+        yield {
+            "ph": "f",
+            "id": correlation,
+            "pid": 0,
+            "tid": 7,
+            "ts": launch + 5,
+            "cat": "ac2g",
+            "name": "ac2g",
+            "bp": "e",
+        }
+        ts += 2.0 * WORST_DEPTH + 40
+
+
+def worst_case_path() -> tuple[Path, dict[str, Any]]:
+    """The generated worst case, >= 200 MB raw, generated once and reused."""
+    path = bench_dir() / f"worst_case_d{WORST_DEPTH}_n{WORST_NAME}.json.gz"
+    meta_file = Path(str(path) + ".meta.json")
+    if path.exists() and meta_file.exists():
+        return path, json.loads(meta_file.read_text())
+
+    def until_big() -> Any:
+        written = 0
+        for event in _worst_events():
+            yield event
+            written += len(json.dumps(event))
+            if written >= REPLICA_MIN_RAW and event.get("ph") == "f":
+                return
+
+    print(f"generating {path} ...", file=sys.stderr)
+    raw, n = write_kineto(path, {"schemaVersion": 1}, until_big())
+    info = {"raw_bytes": raw, "events": n, "source": "generated"}
+    meta_file.write_text(json.dumps(info))
+    return path, info
 
 
 def resolve_files(names: list[str]) -> dict[str, tuple[Path, dict[str, Any]]]:
@@ -185,6 +298,21 @@ def resolve_files(names: list[str]) -> dict[str, tuple[Path, dict[str, Any]]]:
             files[path.name] = (path, {"raw_bytes": gunzipped_size(path)})
         else:
             raise SystemExit(f"unknown file {name!r}: choose from {[*SOURCES, 'replica']}")
+    return files
+
+
+def corpus_files(names: list[str] | None) -> dict[str, tuple[Path, dict[str, Any]]]:
+    """The corpus: each CORPUS trace's >= 200 MB replica, and the generated worst case."""
+    files = {}
+    for name in names or [*CORPUS, "worst_case"]:
+        if name == "worst_case":
+            path, info = worst_case_path()
+            files[name] = (path, {**info, "shape": "generated: 48-deep, long names, flows"})
+        elif name in CORPUS:
+            path, info = replica_path(name)
+            files[name] = (path, {**info, "shape": CORPUS[name][1]})
+        else:
+            raise SystemExit(f"unknown corpus file {name!r}: {[*CORPUS, 'worst_case']}")
     return files
 
 
@@ -340,12 +468,85 @@ def print_table(name: str, info: dict[str, Any], s: dict[str, dict[str, Any]], b
         print(f"    {desc:40} {value:>18}  {verdict}")
 
 
+# issue 22's targets on every corpus file (>= 200 MB), whole processes measured in the same loop
+CORPUS_TARGETS = (
+    ("ours / floor", "floor", "ours_cold", 1.5, "<="),
+    ("torch-tb-profiler / ours", "ours_cold", "tbp", 12.0, ">="),
+    ("HTA / ours", "ours_cold", "hta", 6.0, ">="),
+)
+RSS_TARGET = 1.3
+
+
+def _seconds(summary: dict[str, Any], key: str) -> float | None:
+    """A row's whole-process seconds (a timeout's: a lower bound), None when it failed."""
+    row = summary[key]
+    return row["process_s"] if row["status"] in ("ok", "timeout") else None
+
+
+def corpus_table(report: dict[str, Any]) -> None:
+    """One row per corpus file: sizes, whole-process seconds of the floor, ours and the
+    anchors, the ratios against the targets; then the worst row for each target."""
+    print(f"\n{'file':18} {'shape':32} {'MB':>5} {'events':>9} {'floor s':>7} {'ours s':>7}"
+          f" {'ours/fl':>7} {'tbp/ours':>8} {'hta/ours':>8} {'RSS/fl':>6}")  # fmt: skip
+    worst: dict[str, tuple[float, str]] = {}
+    for name, entry in report.items():
+        if not isinstance(entry, dict) or "summary" not in entry:
+            continue
+        s, info = entry["summary"], entry["info"]
+
+        cells = []
+        for label, low, high, _target, sense in CORPUS_TARGETS:
+            a, b = _seconds(s, low), _seconds(s, high)
+            ratio = b / a if a and b else None
+            if ratio is not None and s[high]["status"] == "timeout":
+                label += " (lower bound)"
+            cells.append(ratio)
+            if ratio is not None:
+                bad = ratio if sense == "<=" else -ratio
+                if label not in worst or bad > worst[label][0]:
+                    worst[label] = (bad, name)
+        rss = None
+        if s["ours_cold"]["status"] == "ok" and s["floor"]["status"] == "ok":
+            rss = s["ours_cold"]["added_rss"] / s["floor"]["added_rss"]
+            if "added RSS ours / floor" not in worst or rss > worst["added RSS ours / floor"][0]:
+                worst["added RSS ours / floor"] = (rss, name)
+
+        def cell(x: float | None, width: int) -> str:
+            return f"{x:{width}.2f}" if x is not None else f"{'-':>{width}}"
+
+        floor_s, ours_s = _seconds(s, "floor"), _seconds(s, "ours_cold")
+        print(f"{name:18} {info.get('shape', '')[:32]:32} {info['raw_bytes'] / MB:5.0f}"
+              f" {info.get('events', 0):9,} {cell(floor_s, 7)} {cell(ours_s, 7)}"
+              f" {cell(cells[0], 7)} {cell(cells[1], 8)} {cell(cells[2], 8)}"
+              f" {cell(rss, 6)}")  # fmt: skip
+    print("\nworst row per target:")
+    for label, _, _, target, sense in CORPUS_TARGETS:
+        for key, (bad, name) in worst.items():
+            if key.startswith(label):
+                value = bad if sense == "<=" else -bad
+                good = value <= target if sense == "<=" else value >= target
+                print(f"  {key:36} {value:6.2f}x on {name:18} target {sense} {target:g}x"
+                      f" {'ok' if good else 'MISSED'}")  # fmt: skip
+    if "added RSS ours / floor" in worst:
+        value, name = worst["added RSS ours / floor"]
+        print(f"  {'added RSS ours / floor':36} {value:6.2f}x on {name:18} target <= "
+              f"{RSS_TARGET:g}x {'ok' if value <= RSS_TARGET else 'MISSED'}")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--files",
         default="df_index_resolver,mtia_rank_0,replica",
         help="comma-separated subset of: df_index_resolver, mtia_rank_0, replica",
+    )
+    parser.add_argument(
+        "--corpus",
+        nargs="?",
+        const="all",
+        help="measure the corpus instead of --files: every shared trace >= 5 MB replicated to "
+        f">= 200 MB, and a generated worst case (all, or a comma-separated subset of: "
+        f"{', '.join([*CORPUS, 'worst_case'])})",
     )
     parser.add_argument("--skip-anchors", action="store_true", help="no torch-tb-profiler/HTA")
     parser.add_argument("--repeat", type=int, default=3, help="runs of floor/orjson/ours")
@@ -355,7 +556,11 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per process")
     parser.add_argument("--json", action="store_true", help="print the raw numbers as JSON")
     args = parser.parse_args()
-    files = resolve_files([f.strip() for f in args.files.split(",") if f.strip()])
+    if args.corpus:
+        chosen = None if args.corpus == "all" else [c.strip() for c in args.corpus.split(",")]
+        files = corpus_files(chosen)
+    else:
+        files = resolve_files([f.strip() for f in args.files.split(",") if f.strip()])
     report: dict[str, Any] = {"loadavg_start": loadavg()}
     scratch = Path(tempfile.mkdtemp(prefix="ingest-", dir=bench_dir()))
     try:
@@ -377,6 +582,8 @@ def main() -> None:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     report["loadavg_end"] = loadavg()
+    if args.corpus and not args.json:
+        corpus_table(report)
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     else:
