@@ -98,7 +98,7 @@ def test_content_decides_not_the_suffix(tmp_path):
     ("head", "reason"),
     [
         (b"", "empty file"),
-        (gzip.compress(b"hello, world"), "gzip file that holds no JSON trace"),
+        (gzip.compress(b"hello, world", mtime=0), "gzip file that holds no JSON trace"),
         (b'{"name": "not a trace"}', "without `traceEvents`"),
         (b"[1, 2, 3]", "not of trace events"),
         (b"\x89PNG\r\n\x1a\n\x00\x00", "binary data"),
@@ -106,7 +106,7 @@ def test_content_decides_not_the_suffix(tmp_path):
         (b"name,start_us\nk,1\n", "exactly one of `dur_<unit>` and `end_<unit>`"),
         (b"name,start_fortnights,dur_us\n", "no start column"),
         (b"\xef\xbb\xbf \r\n\t\x0b\x0c\r\n  ", "no content"),  # a BOM, blank lines only
-        (gzip.compress(b"\n\n   \n"), "no content"),
+        (gzip.compress(b"\n\n   \n", mtime=0), "no content"),
     ],
 )
 def test_unknown_content_has_a_reason(head, reason):
