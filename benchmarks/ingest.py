@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _measure import (  # noqa: E402
     MB,
+    SHARED_DATA,
     ChildResult,
     bench_dir,
     gunzipped_size,
@@ -61,7 +62,6 @@ from _measure import (  # noqa: E402
     loadavg,
     replicate_events,
     run_child,
-    shared_trace,
     warm_page_cache,
     write_kineto,
 )
@@ -152,10 +152,18 @@ ROWS = [
 # Inputs
 
 
+def _shared(relative: str) -> Path:
+    """A trace of ../shared/data/traces (TB_PERF_SHARED_DATA)."""
+    path = SHARED_DATA / "traces" / relative
+    if not path.exists():
+        raise SystemExit(f"shared trace not found: {path} (set TB_PERF_SHARED_DATA)")
+    return path
+
+
 def replica_path(source_name: str = "df_index_resolver") -> tuple[Path, dict[str, Any]]:
     """A >= 200 MB replica of a shared trace along time, generated once and reused."""
     relative = CORPUS[source_name][0] if source_name in CORPUS else SOURCES[source_name]
-    source = shared_trace(relative)
+    source = _shared(relative)
     out_dir = bench_dir()
     for meta_file in sorted(out_dir.glob(f"{source_name}_x*.json.gz.meta.json")):
         info = json.loads(meta_file.read_text())
@@ -294,7 +302,7 @@ def resolve_files(names: list[str]) -> dict[str, tuple[Path, dict[str, Any]]]:
             path, info = replica_path()
             files[f"replica ({path.name})"] = (path, info)
         elif name in SOURCES:
-            path = shared_trace(SOURCES[name])
+            path = _shared(SOURCES[name])
             files[path.name] = (path, {"raw_bytes": gunzipped_size(path)})
         else:
             raise SystemExit(f"unknown file {name!r}: choose from {[*SOURCES, 'replica']}")
