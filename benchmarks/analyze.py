@@ -21,6 +21,7 @@ from pathlib import Path
 
 from _measure import best_of, shared_trace
 
+from tb_perf_plugin.analysis import operators
 from tb_perf_plugin.analysis.kernels import aggregate_kernels
 from tb_perf_plugin.analysis.operators import aggregate_operators
 from tb_perf_plugin.discovery import discover_runs
@@ -48,6 +49,7 @@ def main() -> None:
             )  # fmt: skip
 
         def analysis() -> None:
+            operators._NESTINGS.clear()  # each repeat as the first analysis of these tables
             result = analyze_run(run, tables)
             aggregate_operators(result.operator_events)
             aggregate_operators(result.operator_events, "input_dims")

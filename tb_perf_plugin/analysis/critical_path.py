@@ -494,16 +494,16 @@ def longest_path(graph: StepGraph, weight: np.ndarray | None = None) -> Path:
     n = len(graph.time)
     if not n or not len(graph.src):
         return Path(0, np.zeros(0, dtype=np.int64))
-    by_dst = np.argsort(graph.dst, kind="stable")
+    by_dst = _by_destination(graph)
     dst = graph.dst[by_dst].tolist()
     src = graph.src[by_dst].tolist()
     ws = w[by_dst].tolist()
     best = [0] * n
-    via = [-1] * n
-    for j in range(len(dst)):  # edges by destination: every source is final by then
-        v = dst[j]
-        candidate = best[src[j]] + ws[j]
-        if candidate > best[v] or (via[v] < 0 and candidate == best[v]):
+    via = [-1] * n  # the edge that gave each node its length (zero-weight ties are not kept:
+    # the path's weighted edges are the same, and what shows a path drops zero weights)
+    for j, (v, u, w_j) in enumerate(zip(dst, src, ws, strict=True)):  # sources final by then
+        candidate = best[u] + w_j
+        if candidate > best[v]:
             best[v] = candidate
             via[v] = j
     last = int(np.argmax(best))
@@ -514,6 +514,27 @@ def longest_path(graph: StepGraph, weight: np.ndarray | None = None) -> Path:
         edges.append(int(by_dst[j]))
         node = src[j]
     return Path(int(best[last]), np.array(edges[::-1], dtype=np.int64))
+
+
+def longest_length(graph: StepGraph, weight: np.ndarray) -> int:
+    """The longest path's length with these edge weights (what-ifs need no path): the same
+    pass as `longest_path`, keeping no predecessors."""
+    if not len(graph.time) or not len(graph.src):
+        return 0
+    by_dst = _by_destination(graph)
+    dst, src = graph.dst[by_dst].tolist(), graph.src[by_dst].tolist()
+    ws = np.asarray(weight, dtype=np.int64)[by_dst].tolist()
+    best = [0] * len(graph.time)
+    for v, u, w in zip(dst, src, ws, strict=True):
+        candidate = best[u] + w
+        if candidate > best[v]:
+            best[v] = candidate
+    return max(best)
+
+
+def _by_destination(graph: StepGraph) -> np.ndarray:
+    """The graph's edges ordered by destination node (every source is final by then)."""
+    return np.argsort(graph.dst, kind="stable")
 
 
 def step_critical_path(

@@ -11,6 +11,7 @@ Pure functions over trace tables, vectorized per nesting depth.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,9 +69,24 @@ class HostNesting:
     parent: np.ndarray
 
 
+# id(trace) -> its HostNesting, for as long as the trace lives (weakref.finalize drops it)
+_NESTINGS: dict[int, HostNesting] = {}
+
+
 def host_nesting(trace: TraceTables) -> HostNesting:
-    """The trace's host ops and runtime calls nested per thread (what operator times and
-    operator memory are attributed through)."""
+    """The trace's host ops and runtime calls nested per thread (what operator times, operator
+    memory, the critical path and the what-if are attributed through). Computed once per trace
+    object: a trace's tables do not change once read, and the analysis asks for it several
+    times."""
+    found = _NESTINGS.get(id(trace))
+    if found is None:
+        found = _nesting(trace)
+        _NESTINGS[id(trace)] = found
+        weakref.finalize(trace, _NESTINGS.pop, id(trace), None)
+    return found
+
+
+def _nesting(trace: TraceTables) -> HostNesting:
     slices = trace.slices
     kinds = np.asarray(slices["kind"])
     start = np.asarray(slices["start"])

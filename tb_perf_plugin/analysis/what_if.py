@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..ingest.tables import Kind, TraceTables
-from .critical_path import QUEUE, SYNC, StepGraph, longest_path, step_graph
+from .critical_path import QUEUE, SYNC, StepGraph, longest_length, longest_path, step_graph
 from .host_calls import NAME_CLASSES
 from .operators import HostNesting
 
@@ -54,7 +54,10 @@ class WhatIfStep:
     duration_ns: int
     graph: StepGraph
     length_ns: int
-    unexplained_ns: int  # the path's device waits for nothing the graph holds (QUEUE edges)
+    # the path's device waits for nothing the graph holds (QUEUE edges: a stream waiting on
+    # another stream's event); what they wait for is not in the graph, so zeroing a cause
+    # cannot shorten them
+    unexplained_ns: int
     names: list[str]
     edge_name: np.ndarray
     edge_event_kind: np.ndarray
@@ -75,7 +78,7 @@ class WhatIfStep:
         weight = np.where(zeroed, 0, self.graph.weight)
         if removed is not None:
             weight = np.where(removed, REMOVED, weight)
-        return longest_path(self.graph, weight).length_ns
+        return longest_length(self.graph, weight)
 
 
 def what_if_step(
