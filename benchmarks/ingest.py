@@ -183,7 +183,7 @@ def replica_path(source_name: str = "df_index_resolver") -> tuple[Path, dict[str
             Path(str(path) + ".meta.json").write_text(json.dumps(info))
             return path, info
         path.unlink()
-        copies += 1
+        copies = max(copies + 1, math.ceil(copies * REPLICA_MIN_RAW / raw))  # compact JSON
 
 
 # the generated worst case: per step a 48-deep stack of CPU ops with 150-character names, every
