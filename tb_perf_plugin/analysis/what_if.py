@@ -12,7 +12,7 @@ Pure functions over `TraceTables` and the graph.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,67 @@ _HOST_CAUSE_CLASS = {"launch_overhead": "launch", "allocator": "allocator",
 
 
 @dataclass(frozen=True)
+class Chains:
+    """A graph with each run of series nodes (one edge in, one edge out) contracted into one
+    edge: most of a step's nodes are such points along a thread or a stream, and what-ifs then
+    relax a fraction of the edges. Chain `j` runs over the graph's edges
+    `order[starts[j]:starts[j+1]]`; its weight under any edge weights is their sum. With
+    non-negative weights a longest path can always run whole chains, so the lengths are the
+    graph's; the sync edges (which a what-if removes) are never inside a chain."""
+
+    graph: StepGraph  # the contracted graph: one edge per chain
+    order: np.ndarray
+    starts: np.ndarray
+
+    def weights(self, edge_weight: np.ndarray) -> np.ndarray:
+        if not len(self.starts):
+            return edge_weight[:0]
+        return np.add.reduceat(edge_weight[self.order], self.starts)
+
+
+def contract(graph: StepGraph) -> Chains:
+    """The graph's series chains as single edges (`Chains`); the graph itself, one chain per
+    edge, when it has no edges or a negative weight (a chain's sum would then not bound its
+    parts)."""
+    n, e = len(graph.time), len(graph.src)
+    edges = np.arange(e)
+    if not e or (graph.weight < 0).any():
+        return Chains(graph, edges, edges)
+    in_edge = np.full(n, -1, dtype=np.int64)
+    in_edge[graph.dst] = edges
+    sync = graph.kind == SYNC
+    ends_chain = np.zeros(n, dtype=bool)
+    ends_chain[graph.src[sync]] = ends_chain[graph.dst[sync]] = True
+    series = (
+        (np.bincount(graph.dst, minlength=n) == 1)
+        & (np.bincount(graph.src, minlength=n) == 1)
+        & ~ends_chain
+    )
+    # each edge's chain: the edge into its source while that source is a series point, by
+    # pointer jumping (log2 of the longest chain rounds)
+    head = np.where(series[graph.src], in_edge[graph.src], edges)
+    while True:
+        jumped = head[head]
+        if np.array_equal(jumped, head):
+            break
+        head = jumped
+    order = np.lexsort((graph.src, head))  # by chain, then along it (sources increase)
+    grouped = head[order]
+    starts = np.flatnonzero(np.concatenate(([True], grouped[1:] != grouped[:-1])))
+    last = np.concatenate((starts[1:], [e])) - 1
+    chained = replace(
+        graph,
+        src=graph.src[order[starts]],
+        dst=graph.dst[order[last]],
+        weight=np.add.reduceat(graph.weight[order], starts),
+        kind=graph.kind[order[starts]],
+        row=graph.row[order[starts]],
+        category=graph.category[order[starts]],
+    )
+    return Chains(chained, order, starts)
+
+
+@dataclass(frozen=True)
 class WhatIfStep:
     """One step's dependency graph on one rank, with each edge's event (its name id, kind and
     external id, -1 for none) for a cause to pick its edges by."""
@@ -53,6 +114,7 @@ class WhatIfStep:
     step: int | None
     duration_ns: int
     graph: StepGraph
+    chains: Chains
     length_ns: int
     # the path's device waits for nothing the graph holds (QUEUE edges: a stream waiting on
     # another stream's event); what they wait for is not in the graph, so zeroing a cause
@@ -78,7 +140,7 @@ class WhatIfStep:
         weight = np.where(zeroed, 0, self.graph.weight)
         if removed is not None:
             weight = np.where(removed, REMOVED, weight)
-        return longest_length(self.graph, weight)
+        return longest_length(self.chains.graph, self.chains.weights(weight))
 
 
 def what_if_step(
@@ -90,8 +152,9 @@ def what_if_step(
 ) -> WhatIfStep:
     """The graph of one step window [a, b) of the trace (its clock), ready for what-ifs."""
     graph = step_graph(trace, window, nesting)
-    path = longest_path(graph)
-    on_path = path.edges
+    chains = contract(graph)
+    path = longest_path(chains.graph)
+    queued = chains.weights(np.where(graph.kind == QUEUE, graph.weight, 0))
     rows = graph.row
     known = rows >= 0
     safe = np.maximum(rows, 0)
@@ -100,9 +163,9 @@ def what_if_step(
         return np.where(known, np.asarray(trace.slices[column])[safe], -1)
 
     return WhatIfStep(
-        rank=rank, step=step, duration_ns=window[1] - window[0], graph=graph,
+        rank=rank, step=step, duration_ns=window[1] - window[0], graph=graph, chains=chains,
         length_ns=path.length_ns, names=trace.names,
-        unexplained_ns=int(graph.weight[on_path][graph.kind[on_path] == QUEUE].sum()),
+        unexplained_ns=int(queued[path.edges].sum()),
         edge_name=per_edge("name"), edge_event_kind=per_edge("kind"),
         edge_external_id=per_edge("external_id"),
     )  # fmt: skip

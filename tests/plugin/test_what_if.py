@@ -6,10 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tb_perf_plugin.analysis.what_if import path_impact, what_if_step
+from tb_perf_plugin.analysis.critical_path import SYNC, longest_length, longest_path
+from tb_perf_plugin.analysis.what_if import REMOVED, path_impact, what_if_step
+from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import Kind, TraceMeta, TraceTables, build_trace_tables
 from tests.plugin import planted_faults_worker as worker
+from tests.plugin.test_critical_path import _profiler_steps
 from tests.plugin.test_findings import findings, planted  # noqa: F401 (a fixture)
+
+RESNET_TRACE = (
+    "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_4/"
+    "worker0.1623213129365.pt.trace.json.gz"
+)
 
 HOST, DEVICE, OTHER_STREAM = (1, 1), (0, 7), (0, 8)
 Event = tuple[str, Kind, int, int, tuple[int, int], int, int]
@@ -114,3 +122,20 @@ def test_the_planted_input_wait_is_recovered_on_the_path(planted, make_client): 
     assert impact["basis"].startswith("critical path of the median traced step")
     planted_ns = worker.SLOW_DATA_SAMPLE_S * worker.BATCH_SIZE * 1e9
     assert impact["ns_per_step"] == pytest.approx(planted_ns, rel=0.2)
+
+
+def test_contracted_chains_give_the_graphs_lengths(shared_data):
+    """On real steps, the series-contracted graph's longest path equals the graph's, with its
+    own weights and with random edges zeroed or sync edges removed (what what-ifs ask)."""
+    trace = read_trace(str(shared_data / RESNET_TRACE))
+    rng = np.random.default_rng(3)
+    for _, first, last in _profiler_steps(trace)[:3]:
+        step = what_if_step(trace, 0, 1, (first, last))
+        graph = step.graph
+        assert len(step.chains.graph.src) < len(graph.src) / 2  # most points are in chains
+        assert step.length_ns == longest_path(graph).length_ns
+        for _ in range(5):
+            zeroed = rng.random(len(graph.src)) < 0.3
+            removed = (graph.kind == SYNC) & (rng.random(len(graph.src)) < 0.5)
+            weight = np.where(removed, REMOVED, np.where(zeroed, 0, graph.weight))
+            assert step.length_without(zeroed, removed) == longest_length(graph, weight)
