@@ -23,7 +23,7 @@ from .host_calls import NAME_CLASSES
 from .operators import HostNesting
 
 REMOVED = -(1 << 50)  # the weight of an edge that is gone: no longest path takes it
-MAX_RANKS = 4  # the ranks of one finding whose paths are asked (its first, the worst)
+MAX_RANKS = 4  # the ranks of one finding whose paths are asked: its first four (lowest)
 # A path whose device waits nothing in the graph explains (a stream waiting on another stream's
 # event: cross-stream dependencies are not in the graph) take this much of it cannot say what a
 # fix saves: the rule's measured bound stands.
