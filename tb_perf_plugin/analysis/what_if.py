@@ -24,9 +24,9 @@ from .operators import HostNesting
 
 REMOVED = -(1 << 50)  # the weight of an edge that is gone: no longest path takes it
 MAX_RANKS = 4  # the ranks of one finding whose paths are asked: its first four (lowest)
-# A path whose device waits nothing in the graph explains (a stream waiting on another stream's
-# event: cross-stream dependencies are not in the graph) take this much of it cannot say what a
-# fix saves: the rule's measured bound stands.
+# When device waits that nothing in the graph explains (a stream waiting on another stream's
+# event: cross-stream dependencies are not in the graph) are more than this share of a path,
+# the path cannot say what a fix saves: the rule's measured bound stands.
 MAX_UNEXPLAINED = 0.25
 
 # finding kind (and host_bound's cause) -> what of the step a perfect fix takes away
@@ -203,8 +203,8 @@ def path_impact(
 ) -> dict[str, Any] | None:
     """The impact of a finding of this kind (its cause, its subject: an operator's name) from
     the paths of its ranks' median steps: the median of what each path loses when the cause's
-    events take no time. None when no step holds any of the cause's events (the measured
-    estimate stands then), or whose path waits mostly on what the graph does not hold."""
+    events take no time. None when no step holds any of the cause's events, or each one that
+    does waits mostly on what its graph does not hold (the measured estimate stands then)."""
     saved, shares, where = [], [], []
     for step in steps[:MAX_RANKS]:
         if step.unexplained_ns > MAX_UNEXPLAINED * step.length_ns:
