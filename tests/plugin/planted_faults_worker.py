@@ -2,12 +2,13 @@
 tests/fixtures/planted/ (its generate.py) for the findings tests.
 
     python planted_faults_worker.py LOGDIR
-    python planted_faults_worker.py LOGDIR --distributed (clean_pair | straggler)
+    python planted_faults_worker.py LOGDIR --distributed SCENARIO   (one of PAIR_SCENARIOS)
 
 The second form is one rank of a two-process gloo job (RANK, WORLD_SIZE, MASTER_ADDR and
 MASTER_PORT from the environment, as torchrun sets them; `run_pair` launches both), whose ranks
-all-reduce their gradients every step; in `straggler`, rank STRAGGLER works 40 ms longer each
-step, and 60 ms longer in STRAGGLER_WORST_STEP.
+all-reduce their gradients every step; in `straggler` and `straggler_untraced` (the same without
+torch.profiler), rank STRAGGLER works 40 ms longer each step, and 60 ms longer in
+STRAGGLER_WORST_STEP.
 
 One run per scenario under LOGDIR, each a small MLP trained for STEPS steps with MyTimer spans
 (data / forward / backward / optimizer) and a `profile_steps` window: `clean` (three times), and one
@@ -18,6 +19,7 @@ torch is imported where it is used: the tests import the constants only.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -37,7 +39,8 @@ STEPS = 30
 OUTLIER_STEP = 25  # not next to the profiling window (steps 9-20), whose steps are left out
 OUTLIER_S = 0.150  # on steps of ~3 ms
 SCENARIOS = ("clean_a", "clean_b", "clean_c", "slow_data", "outlier_step", "dominant_op")
-PAIR_SCENARIOS = ("clean_pair", "straggler")
+# straggler_untraced: the straggler pair without torch.profiler: MyTimer's collective spans only
+PAIR_SCENARIOS = ("clean_pair", "straggler", "straggler_untraced")
 PAIR_TRACED_STEPS = range(6, 18)  # the pairs' profile_steps window
 SLOW_DATA_SAMPLE_S, BATCH_SIZE = 40e-6, 256  # slow_data: 10.24 ms of loading a batch
 STRAGGLER = 1
@@ -113,7 +116,13 @@ def train_distributed(run_dir: Path, scenario: str) -> None:
     first, last = PAIR_TRACED_STEPS[0], PAIR_TRACED_STEPS[-1]
     with RunWriter(run_dir) as writer, MyTimer(writer, gpu=False) as timer:
         timer.set_step(0)
-        with profile_steps(timer, skip_first=first - 2, wait=1, warmup=1, active=last - first + 1):
+        traced = (
+            contextlib.nullcontext()
+            if scenario == "straggler_untraced"
+            else profile_steps(timer, skip_first=first - 2, wait=1, warmup=1,
+                               active=last - first + 1)
+        )  # fmt: skip
+        with traced:
             for step in range(STEPS):
                 timer.set_step(step)
                 with timer.range("data"):
@@ -123,7 +132,7 @@ def train_distributed(run_dir: Path, scenario: str) -> None:
                     # stand-in compute: a step long enough that a few ms of scheduling noise
                     # on one rank stays small against the planted delays
                     time.sleep(0.020)
-                    if scenario == "straggler" and rank == STRAGGLER:
+                    if scenario.startswith("straggler") and rank == STRAGGLER:
                         # a slower host, or more data on this rank
                         worst = step == STRAGGLER_WORST_STEP
                         time.sleep(STRAGGLER_WORST_DELAY_S if worst else STRAGGLER_DELAY_S)

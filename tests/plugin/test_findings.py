@@ -155,6 +155,21 @@ def test_the_slowed_rank_of_a_gloo_job_is_the_straggler(planted, make_client):
     assert straggler["view"] == {"tab": "timeline", "params": {"step": worst, "ranks": "1"}}
 
 
+def test_the_straggler_is_found_from_mytimer_alone(planted, make_client):
+    """The same slowed pair recorded without torch.profiler: the collective spans of every
+    MyTimer step find rank 1, with its cost, and nothing else is loud."""
+    found = findings(make_client(planted), "straggler_untraced")
+    assert [(f["kind"], f["ranks"]) for f in found if f["severity"] in LOUD] == [
+        ("straggler", [worker.STRAGGLER])
+    ]
+    (straggler,) = [f for f in found if f["kind"] == "straggler"]
+    assert straggler["evidence"]["source"]["value"] == "collective spans"
+    assert "confirmed_by" not in straggler["evidence"]  # no traced steps to confirm it
+    assert straggler["impact"]["ns_per_step"] == pytest.approx(
+        worker.STRAGGLER_DELAY_S * 1e9, rel=0.1
+    )
+
+
 def test_resnet_samples_data_loading(resnet_logdir, make_client):
     client = make_client(resnet_logdir)
     kinds = {f["kind"]: f for f in findings(client, "resnet50_num_workers_0")}
