@@ -154,7 +154,8 @@ class AnalysisInputs:
     kernels: pd.DataFrame = field(default_factory=pd.DataFrame)  # kernel_table rows, all traces
     # (rank, step) -> time in each class of runtime call (host_calls.py), "sync": the waits'
     host_calls: dict[tuple[int, int | None], dict[str, int]] = field(default_factory=dict)
-    # steps our own profiler slowed down (window start/stop), left out of step statistics
+    # steps left out of step statistics: those our own profiler slowed down (window start/stop)
+    # and, once rules.find_all has left them out, the one-off steps
     profiler_steps: dict[int, set[int]] = field(default_factory=dict)
     loader_settings: dict[int, dict[str, Any]] = field(default_factory=dict)  # timed_loader's
     memory: dict[int, RankMemory] = field(default_factory=dict)  # MemorySampler's, or traces'
@@ -525,7 +526,7 @@ def kernel_replay(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             {"tab": "kernels", "params": {"rank": rank}},
             ranks=[rank],
             scope=f"rank{rank}",
-        )  # fmt: skip
+        )
         for rank, n in sorted(inputs.profiler_ranges.items())
         if n > 0
     ]

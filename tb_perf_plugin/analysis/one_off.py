@@ -80,6 +80,6 @@ def one_off_step(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
             ranks=[o.rank],
             steps=[o.step],
             scope=f"rank{o.rank}",
-        )  # fmt: skip
+        )
         for o in inputs.one_off
     ]
