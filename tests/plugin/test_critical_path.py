@@ -28,8 +28,8 @@ HTA_NUMBERS = Path(__file__).parent / "data" / "hta_critical_path.json"
 HOST, DEVICE = (1, 1), (0, 7)
 
 
-def _trace(events: list[tuple[str, Kind, int, int, tuple[int, int], int]]) -> TraceTables:
-    """Events (name, kind, start, end, (pid, tid), correlation) as a trace."""
+def _trace(events: list[tuple]) -> TraceTables:
+    """Events (name, kind, start, end, (pid, tid), correlation[, external id]) as a trace."""
     names = sorted({e[0] for e in events})
     column = {
         "name": [names.index(e[0]) for e in events],
@@ -39,6 +39,7 @@ def _trace(events: list[tuple[str, Kind, int, int, tuple[int, int], int]]) -> Tr
         "pid": [e[4][0] for e in events],
         "tid": [e[4][1] for e in events],
         "correlation": [e[5] for e in events],
+        "external_id": [e[6] if len(e) > 6 else -1 for e in events],
     }
     return build_trace_tables(
         TraceMeta("built"), names, {k: np.array(v) for k, v in column.items()}

@@ -9,9 +9,9 @@ import pytest
 from tb_perf_plugin.analysis.critical_path import SYNC, longest_length, longest_path
 from tb_perf_plugin.analysis.what_if import REMOVED, path_impact, what_if_step
 from tb_perf_plugin.ingest.kineto import read_trace
-from tb_perf_plugin.ingest.tables import Kind, TraceMeta, TraceTables, build_trace_tables
+from tb_perf_plugin.ingest.tables import Kind
 from tests.plugin import planted_faults_worker as worker
-from tests.plugin.test_critical_path import _profiler_steps
+from tests.plugin.test_critical_path import _profiler_steps, _trace
 from tests.plugin.test_findings import findings, planted  # noqa: F401 (a fixture)
 
 RESNET_TRACE = (
@@ -21,24 +21,6 @@ RESNET_TRACE = (
 
 HOST, DEVICE, OTHER_STREAM = (1, 1), (0, 7), (0, 8)
 Event = tuple[str, Kind, int, int, tuple[int, int], int, int]
-
-
-def _trace(events: list[Event]) -> TraceTables:
-    """Events (name, kind, start, end, (pid, tid), correlation, external id) as a trace."""
-    names = sorted({e[0] for e in events})
-    column = {
-        "name": [names.index(e[0]) for e in events],
-        "kind": [int(e[1]) for e in events],
-        "start": [e[2] for e in events],
-        "dur": [e[3] - e[2] for e in events],
-        "pid": [e[4][0] for e in events],
-        "tid": [e[4][1] for e in events],
-        "correlation": [e[5] for e in events],
-        "external_id": [e[6] for e in events],
-    }
-    return build_trace_tables(
-        TraceMeta("built"), names, {k: np.array(v) for k, v in column.items()}
-    )
 
 
 def _impact(events: list[Event], kind: str, cause: str = "", subject: str = "") -> dict | None:
