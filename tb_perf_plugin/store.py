@@ -33,6 +33,7 @@ from .params import rank_param, required, shown
 from .pipeline.analyze import RunAnalysis, analyze_run, module_data
 from .pipeline.lanes import build_timeline
 from .pipeline.read import RunTables, TraceFile, read_run
+from .pipeline.result_cache import ResultCache, Stored
 from .pipeline.timeline import Timeline
 from .remote import RemoteMirror, is_remote, local_path
 
@@ -98,6 +99,7 @@ class RunStore:
         self.inline_wait_s = inline_wait_s
         self.cache_dir = cache_dir
         self.trace_cache = TraceCache(cache_dir)
+        self.result_cache = ResultCache(cache_dir)
         self._executor = LazyExecutor(executor)
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
@@ -201,16 +203,22 @@ class RunStore:
         extra_signature: tuple = (),
     ) -> T:
         """`build(tables)` for this run version (and of the files in `extra_signature`), as a
-        job after the tables' own, cached under `kind` (one name per kind of result)."""
+        job after the tables' own, cached under `kind` (one name per kind of result) in memory
+        and on disk (`ResultCache`: a restart computes nothing again)."""
         wait = self.wait(wait_s)
         tables = self.tables(run, wait)
         signature = tables.signature + extra_signature  # of the version read (live: maybe older)
         total = sum(len(t.tables.slices["start"]) for t in tables.traces) + len(tables.spans)
 
+        traces = [t.tables for t in tables.traces]
+
         def work(job: Job) -> T:
-            result = build(tables)
+            found = self.result_cache.load(kind, signature, traces)
+            if found is None:
+                built = build(tables)
+                found = self.result_cache.store(kind, signature, built, traces) or Stored(built)
             job.advance(total)
-            return result
+            return found.value
 
         return self._jobs.result((run.name, kind), signature, total, work, wait)
 

@@ -13,6 +13,18 @@ SHARED_DATA = REPO.parent / "shared" / "data"
 # Tests never touch the user's cache, and parse in threads unless a test asks for processes.
 os.environ.setdefault("TB_PERF_CACHE_DIR", tempfile.mkdtemp(prefix="tb-perf-test-cache-"))
 os.environ.setdefault("TB_PERF_EXECUTOR", "thread")
+_SESSION_CACHE = Path(os.environ["TB_PERF_CACHE_DIR"])
+
+
+@pytest.fixture(autouse=True)
+def _own_result_cache(tmp_path_factory, monkeypatch) -> None:
+    """Each test its own cache folder for derived results (a test may patch the analysis, and
+    a result computed by another test's patched code must not be served to it), sharing the
+    session's parsed traces (parsing is never patched, and is the slow part)."""
+    own = tmp_path_factory.mktemp("cache")
+    (_SESSION_CACHE / "traces").mkdir(parents=True, exist_ok=True)
+    (own / "traces").symlink_to(_SESSION_CACHE / "traces")
+    monkeypatch.setenv("TB_PERF_CACHE_DIR", str(own))
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..errors import Unreadable
 from ..executor import shares_disk
-from .cache_dir import default_cache_dir
+from .cache_dir import default_cache_dir, evict_lru
 from .readers import FileKind, read_timeline_file, reader_version
 from .tables import TraceMeta, TraceTables
 from .transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
@@ -201,20 +201,7 @@ class TraceCache:
 
     def evict(self) -> None:
         """Remove least-recently-used entries until the cache is under its size cap."""
-        try:
-            entries = [
-                (p.stat().st_mtime_ns, _dir_bytes(p), p)
-                for p in self.traces_dir.iterdir()
-                if p.is_dir() and not p.name.startswith(".")
-            ]
-        except OSError:
-            return
-        total = sum(size for _, size, _ in entries)
-        for _, size, entry in sorted(entries):
-            if total <= self.max_bytes:
-                break
-            shutil.rmtree(entry, ignore_errors=True)
-            total -= size
+        evict_lru(self.traces_dir, self.max_bytes)
 
     def _warn_unwritable(self, exc: OSError) -> None:
         with TraceCache._warn_lock:
@@ -226,10 +213,6 @@ class TraceCache:
                     self.root,
                     exc,
                 )
-
-
-def _dir_bytes(path: Path) -> int:
-    return sum(f.stat().st_size for f in path.iterdir() if f.is_file())
 
 
 # Entries memory-mapped now, by folder: every mapped column holds a file descriptor until its

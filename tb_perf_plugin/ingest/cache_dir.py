@@ -5,6 +5,7 @@ remote."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 
@@ -15,3 +16,26 @@ def default_cache_dir() -> Path:
         return Path(configured)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "tb-perf"
+
+
+def evict_lru(folder: Path, max_bytes: int) -> None:
+    """Remove the least recently used entries (sub-folders; those starting with "." are
+    being written) of `folder` until their files take at most `max_bytes`."""
+    try:
+        entries = [
+            (p.stat().st_mtime_ns, _dir_bytes(p), p)
+            for p in folder.iterdir()
+            if p.is_dir() and not p.name.startswith(".")
+        ]
+    except OSError:
+        return
+    total = sum(size for _, size, _ in entries)
+    for _, size, entry in sorted(entries):
+        if total <= max_bytes:
+            break
+        shutil.rmtree(entry, ignore_errors=True)
+        total -= size
+
+
+def _dir_bytes(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.iterdir() if f.is_file())

@@ -1,0 +1,247 @@
+"""On-disk cache of what is derived from a run's tables (its timeline with its zoom levels, its
+analysis, module data, and every other result the store computes per run version), beside the
+trace cache, so a TensorBoard restart answers every route without computing anything again.
+
+An entry is a pickle (protocol 5) whose numpy buffers are written out of band into one file,
+memory-mapped on load: arrays come back read-only and shared with the page cache, the way the
+trace cache's columns do, at the cost of one file descriptor per entry. The run's trace tables
+are not copied in: a result that holds them (the timeline does) stores each as its index among
+the run's traces, and gets the tables read this time back. Loading admits only the classes a
+result is made of (tb_perf_plugin's, numpy's and pandas' classes):
+the cache directory is outside the logdir but may be shared.
+
+The key is the result's kind, the run version it was computed from (`RunStore.derived`'s
+signature: every file's path, size and modification time, which also covers the trace
+readers' versions through the tables they read), a fingerprint of tb_perf_plugin's own source
+files (any change of the code that computes a result misses) and the numpy, pandas and Python
+versions. Results of a run whose files are still being written are not stored. An entry that
+cannot be read is a miss (one warning) and is computed and stored again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import io
+import json
+import logging
+import mmap
+import os
+import pickle
+import shutil
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..ingest.cache_dir import default_cache_dir, evict_lru
+from ..ingest.tables import TraceTables
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 1e6)
+_ALIGN = 64  # out-of-band buffers start at multiples of this (numpy's widest alignment need)
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+# Globals a result's pickle may name. A function is called with what the pickle says and some
+# classes do work when called (pandas' ExcelWriter opens a file), so outside tb_perf_plugin
+# (whose classes start and write nothing when made) each name or module is listed.
+_GLOBALS = frozenset({
+    ("numpy._core.multiarray", "_reconstruct"), ("numpy.core.multiarray", "_reconstruct"),
+    ("numpy._core.multiarray", "scalar"), ("numpy.core.multiarray", "scalar"),
+    ("numpy._core.numeric", "_frombuffer"), ("numpy.core.numeric", "_frombuffer"),
+    ("numpy", "ndarray"), ("numpy", "dtype"),
+    ("pandas", "DataFrame"), ("pandas", "Series"), ("pandas", "Index"),
+    ("pandas", "RangeIndex"), ("pandas", "MultiIndex"), ("pandas", "CategoricalIndex"),
+    ("pandas", "Categorical"), ("pandas", "CategoricalDtype"), ("pandas", "StringDtype"),
+    ("pandas", "Timestamp"), ("pandas", "Timedelta"),
+    ("builtins", "slice"), ("builtins", "complex"), ("builtins", "frozenset"),
+    ("builtins", "set"), ("builtins", "bytearray"), ("builtins", "range"),
+})  # fmt: skip
+# ...and modules whose classes and functions are all made to rebuild pickled data
+_MODULES = (
+    "numpy.dtypes", "pandas.arrays", "pandas.core.arrays", "pandas.core.dtypes",
+    "pandas.core.indexes", "pandas.core.internals", "pandas._libs",
+)  # fmt: skip
+
+
+class _RefusedGlobal(pickle.UnpicklingError):
+    pass
+
+
+class _ResultUnpickler(pickle.Unpickler):
+    """Admits tb_perf_plugin's classes and the listed numpy, pandas and builtin names (of
+    modules already imported: nothing is imported on a pickle's say), so a hostile entry can
+    build objects of those, never run code of its choosing; the run's trace tables by
+    index."""
+
+    def __init__(self, data: bytes, buffers: list[memoryview], traces: list[TraceTables]):
+        super().__init__(io.BytesIO(data), buffers=buffers)
+        self._traces = traces
+
+    def find_class(self, module: str, name: str) -> Any:
+        listed = (module, name) in _GLOBALS or module.startswith(_MODULES)
+        ours = module.startswith("tb_perf_plugin.")
+        found = getattr(sys.modules.get(module), name, None)  # never imports
+        if found is not None and (listed or (ours and isinstance(found, type))):
+            return found
+        raise _RefusedGlobal(f"{module[:200]}.{name[:200]}")
+
+    def persistent_load(self, pid: Any) -> Any:
+        if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "trace":
+            index = pid[1]
+            if isinstance(index, int) and 0 <= index < len(self._traces):
+                return self._traces[index]
+        raise _RefusedGlobal(f"persistent id {repr(pid)[:200]}")
+
+
+class _ResultPickler(pickle.Pickler):
+    """Writes the run's trace tables as their index (`persistent_load` gives them back)."""
+
+    def __init__(self, file: Any, traces: list[TraceTables], buffers: list[pickle.PickleBuffer]):
+        super().__init__(file, protocol=5, buffer_callback=buffers.append)
+        self._trace_index = {id(t): i for i, t in enumerate(traces)}
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, TraceTables):
+            index = self._trace_index.get(id(obj))
+            if index is None:
+                raise pickle.PicklingError("a trace's tables that are not the run's")
+            return ("trace", index)
+        return None
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """Changes with any of tb_perf_plugin's Python files (and the libraries results are made
+    of): a result computed by other code is never served."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        st = path.stat()
+        digest.update(f"{path.relative_to(_PACKAGE)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    versions = (np.__version__, pd.__version__, sys.version)
+    digest.update("\0".join(versions).encode())
+    return digest.hexdigest()[:16]
+
+
+def result_key(kind: str, signature: tuple) -> str:
+    identity = repr((kind, signature, code_fingerprint()))
+    return hashlib.sha256(identity.encode()).hexdigest()[:32]
+
+
+def still_written(signature: tuple) -> bool:
+    """Whether a run version's signature names a file still being written (the last field of
+    each of its files' entries, `Run.signature`): such results are not stored."""
+    return any(isinstance(e, tuple) and e and e[-1] is True for e in signature)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A result from the cache (any value, None included)."""
+
+    value: Any
+
+
+@dataclass
+class CacheCounts:
+    """What the cache did in this process (the tests' and benchmarks' view of it)."""
+
+    hits: int = 0
+    misses: int = 0
+    stored: int = 0
+
+
+class ResultCache:
+    """Derived results by kind and run version. Thread-safe; a cache directory that cannot be
+    written means results are computed again on every start (the trace cache warns once)."""
+
+    def __init__(
+        self, cache_dir: str | os.PathLike | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+    ) -> None:
+        self.root = (Path(cache_dir) if cache_dir is not None else default_cache_dir()) / "results"
+        self.max_bytes = max_bytes
+        self.counts = CacheCounts()
+        self._lock = threading.Lock()
+
+    def load(self, kind: str, signature: tuple, traces: list[TraceTables]) -> Stored | None:
+        """The stored result of `kind` for this run version, None on a miss."""
+        entry = self.root / result_key(kind, signature)
+        if not entry.is_dir():
+            self._count("misses")
+            return None
+        try:
+            result = _read_entry(entry, traces)
+            os.utime(entry)  # recently used
+        except Exception as exc:  # a damaged or foreign entry: computed again, stored over
+            logger.warning("tb_perf: cached %s result unreadable (%s); computing it", kind, exc)
+            shutil.rmtree(entry, ignore_errors=True)
+            self._count("misses")
+            return None
+        self._count("hits")
+        return Stored(result)
+
+    def store(
+        self, kind: str, signature: tuple, result: Any, traces: list[TraceTables]
+    ) -> Stored | None:
+        """Store `result` and load it back as a restart will (memory-mapped, read-only: the
+        one form results are served in); None where it is not stored (a live run's, one that
+        cannot be pickled, an unwritable cache)."""
+        if still_written(signature):
+            return None
+        entry = self.root / result_key(kind, signature)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", dir=self.root))
+        except OSError:
+            return None
+        try:
+            _write_entry(staging, result, traces)
+            os.replace(staging, entry)
+        except (OSError, pickle.PicklingError, TypeError, AttributeError) as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            if not entry.is_dir():  # else another process stored it first
+                logger.debug("tb_perf: %s result not cached (%s)", kind, exc)
+                return None
+        self._count("stored")
+        evict_lru(self.root, self.max_bytes)
+        try:
+            return Stored(_read_entry(entry, traces))
+        except (OSError, ValueError):  # evicted or replaced meanwhile
+            return None
+
+    def _count(self, what: str) -> None:
+        with self._lock:
+            setattr(self.counts, what, getattr(self.counts, what) + 1)
+
+
+def _write_entry(folder: Path, result: Any, traces: list[TraceTables]) -> None:
+    buffers: list[pickle.PickleBuffer] = []
+    data = io.BytesIO()
+    _ResultPickler(data, traces, buffers).dump(result)
+    index = []
+    with open(folder / "buffers.bin", "wb") as out:
+        for buffer in buffers:
+            raw = buffer.raw()
+            offset = -out.tell() % _ALIGN
+            out.write(b"\0" * offset)
+            index.append([out.tell(), raw.nbytes])
+            out.write(raw)
+    (folder / "result.pickle").write_bytes(data.getvalue())
+    (folder / "buffers.json").write_text(json.dumps(index))
+
+
+def _read_entry(folder: Path, traces: list[TraceTables]) -> Any:
+    index = json.loads((folder / "buffers.json").read_text())
+    data = (folder / "result.pickle").read_bytes()
+    with open(folder / "buffers.bin", "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if any(not 0 <= offset <= offset + n <= size for offset, n in index):
+            raise ValueError("buffers.bin is shorter than its index says")
+        mapped = memoryview(mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) if size else b"")
+        views = [mapped[offset : offset + n] for offset, n in index]
+    return _ResultUnpickler(data, views, traces).load()
