@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..ingest.tables import Kind, TraceTables
 from .breakdown import category_of_slices
@@ -93,6 +94,15 @@ class Path:
     edges: np.ndarray
 
 
+def _sums(keys: list[str], ns: np.ndarray) -> dict[str, int]:
+    """`ns` summed per key, keys in order of first appearance (a path has ~1e5 edges: one
+    Python pass per summary was most of the route's time)."""
+    codes, uniques = pd.factorize(np.asarray(keys, dtype=object))
+    totals = np.zeros(len(uniques), dtype=np.int64)
+    np.add.at(totals, codes, np.asarray(ns, dtype=np.int64))
+    return dict(zip(uniques.tolist(), totals.tolist(), strict=True))
+
+
 @dataclass
 class StepCriticalPath:
     """One step's critical path on one rank."""
@@ -112,17 +122,15 @@ class StepCriticalPath:
     dropped_edges: int = 0
 
     def by_category(self) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for category, ns in zip(self.category, self.ns.tolist(), strict=True):
-            out[category] = out.get(category, 0) + ns
+        out = _sums(self.category, self.ns)
         return dict(sorted(out.items(), key=lambda kv: -kv[1]))
 
     def top(self, categories: tuple[str, ...], limit: int = TOP_OPERATORS) -> list[dict]:
         """The events of these categories with the most path time, summed per name."""
-        sums: dict[str, int] = {}
-        for name, category, ns in zip(self.names, self.category, self.ns.tolist(), strict=True):
-            if category in categories and name:
-                sums[name] = sums.get(name, 0) + ns
+        wanted = np.isin(np.asarray(self.category, dtype=object), categories)
+        names = np.asarray(self.names, dtype=object)
+        wanted &= names != ""
+        sums = _sums(names[wanted].tolist(), self.ns[wanted])
         ranked = sorted(sums.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
         return [
             {"name": n, "ns": ns, "share": ns / self.length_ns if self.length_ns else 0.0}

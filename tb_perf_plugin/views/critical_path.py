@@ -126,7 +126,12 @@ def critical_path(
     paths = critical_paths(store, run, wait_s)
     body: dict[str, Any] = {"run": run.name, "rank": selected}
     if step is None:
-        body.update(summary_json(paths, selected))
+        # a summary of every step is ~1e5 path edges a rank: built once per run version
+        summary = store.derived(
+            run, f"critical_path_summary:{selected}", lambda _: summary_json(paths, selected),
+            wait_s,
+        )  # fmt: skip
+        body.update(summary)
         return body
     wanted = int_param(step, "step")
     of_step = [p for p in paths.paths if p.path.step == wanted]

@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pytest
 
-from tb_perf_plugin.analysis.kernels import device_metrics, kernel_table
+from tb_perf_plugin.analysis.kernels import bucket_means, device_metrics, kernel_table
 from tb_perf_plugin.analysis.tensor_cores import uses_tensor_cores
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import Kind
@@ -118,3 +118,22 @@ def test_kernels_route_searches_and_groups_by_launching_operator(
     assert "aten::cudnn_convolution" in launchers and "" not in launchers
     error = client.json("kernels", expect=400, run="v100", group_by="device")
     assert "group_by" in error["error"]["message"]
+
+
+def test_bucket_means_are_the_time_weighted_means_of_each_bucket():
+    """Against the integral computed bucket by bucket, range by range, on random disjoint
+    ranges and edges that start before and end after them."""
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        n = int(rng.integers(1, 60))
+        bounds = np.sort(rng.choice(10**6, 2 * n, replace=False))
+        ranges = [
+            (int(a), int(b), float(v))
+            for a, b, v in zip(bounds[::2], bounds[1::2], rng.random(n), strict=True)
+        ]
+        edges = np.sort(rng.choice(np.arange(-100, 10**6 + 100), 12, replace=False))
+        expected = [
+            sum(max(0, min(hi, e) - max(lo, s)) * v for s, e, v in ranges) / (hi - lo)
+            for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True)
+        ]
+        assert np.allclose(bucket_means(ranges, edges), expected, rtol=1e-12, atol=1e-12)
