@@ -152,12 +152,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _answered_from_cache(args: argparse.Namespace) -> bool:
+    """`tb-perf analyze` of a run analysed before, unchanged since: its kept answer, printed
+    without importing what computes one (`analyze_cache.py`)."""
+    from .analyze_cache import recall
+    from .text import emit, format_summary
+
+    summary = recall(args)
+    if summary is None:
+        return False
+    emit(format_summary(summary, args.format, args.top))
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from .commands import EXIT_UNREADABLE, EXIT_USAGE, HANDLERS
-    from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
+    from .errors import (
+        EXIT_OK,
+        EXIT_UNREADABLE,
+        EXIT_USAGE,
+        InvalidArgument,
+        NotFound,
+        TbPerfError,
+        Unreadable,
+    )
 
     try:
+        if args.command == "analyze" and _answered_from_cache(args):
+            return EXIT_OK
+        from .commands import HANDLERS
+
         return HANDLERS[args.command](args)
     except (InvalidArgument, NotFound) as exc:
         print(f"tb-perf: {exc.message}", file=sys.stderr)

@@ -12,10 +12,17 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from . import views
+from . import analyze_cache, views
 from .analysis.diff import compare as diff_runs
-from .discovery import Run, single_file_refusal
-from .errors import InvalidArgument, NotFound, Progress, TbPerfError, Unreadable
+from .discovery import Run, command_line_root, command_line_run
+from .errors import (
+    EXIT_OK,
+    EXIT_REGRESSION,
+    InvalidArgument,
+    Progress,
+    TbPerfError,
+    Unreadable,
+)
 from .ingest.cache import TraceCache
 from .ingest.imported import IMPORTED_FOLDER, add_to_run
 from .ingest.ncu import read_ncu_csv
@@ -27,70 +34,18 @@ from .pipeline.read import RunTables
 from .pipeline.timeline import Timeline
 from .report import gather, render, write_report
 from .store import DEFAULT_MAX_FILE_BYTES, RunStore
-from .text import format_diff, format_summary, memory_summary, snapshot_brief
-
-EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
+from .text import emit, format_diff, format_summary, memory_summary, snapshot_brief
 
 
 def _resolve(
     run: str, logdir: str | None, executor: str | None = None, job: str | None = None
 ) -> tuple[RunStore, str]:
-    """A store and run name for RUN: a run name under --logdir, or a run directory's path;
-    with `job`, the name of that job of the run's directory."""
-    store, name = _resolve_directory(run, logdir, executor)
-    return store, name if job is None else _job_run(store, name, job)
-
-
-def _job_run(store: RunStore, name: str, job: str) -> str:
-    """The run name of job `job` (its id, or the start of one) of run `name`'s directory."""
-    jobs = store.find_run(name).jobs
-    if not jobs:
-        raise InvalidArgument(f"--job {job!r}: run {name!r} holds one job")
-    matches = [j for j in jobs if j.id == job] or [j for j in jobs if j.id.startswith(job)]
-    if len(matches) != 1:
-        listing = ", ".join(j.id for j in jobs)
-        which = "matches several" if matches else "is not one"
-        raise InvalidArgument(f"--job {job!r} {which} of the run's jobs (newest first: {listing})")
-    return matches[0].run
-
-
-def _resolve_directory(run: str, logdir: str | None, executor: str | None) -> tuple[RunStore, str]:
-    if logdir is not None:
-        store = RunStore(logdir, executor=executor)
-        if store.mirror is not None:  # a remote logdir: copy its run files before reading
-            store.mirror.refresh(None)
-        return store, run
-    if os.path.isfile(run):  # one trace or snapshot file: a run of its own
-        store = RunStore(run, executor=executor)
-        if not store.discover():
-            raise Unreadable(single_file_refusal(run))
-        return store, "."
-    if not os.path.isdir(run):
-        raise InvalidArgument(
-            f"{run!r} is not a directory (give a run directory, a trace or snapshot file, or "
-            "--logdir)"
-        )
-    store = RunStore(run, executor=executor)
-    # an older job of a directory is a run too (`<name>@<job>`), picked with --job
-    names = sorted(n for n, found in store.discover().items() if n == found.directory)
-    if "." in names:
-        return store, "."
-    if len(names) == 1:
-        return store, names[0]
-    if not names:
-        raise NotFound(f"no tb-perf run or torch.profiler trace under {run!r}")
-    listing = ", ".join(names[:20]) + (" ..." if len(names) > 20 else "")
-    raise InvalidArgument(f"{run!r} holds {len(names)} runs ({listing}); use --logdir {run} NAME")
-
-
-def _emit(text: str) -> None:
-    """Print to stdout. When the reader has closed the pipe (`| head -1`), the rest goes to
-    /dev/null, so neither this nor the flush at exit raises, and the command still finishes:
-    every file of an `ingest --run` is copied, a `diff` gate still exits 1."""
-    try:
-        print(text, flush=True)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    """A store and run name for RUN: a run name under --logdir, or a run directory's path (or
+    one trace or snapshot file's); with `job`, the name of that job of the run's directory."""
+    store = RunStore(command_line_root(run, logdir), executor=executor)
+    if store.mirror is not None:  # a remote logdir: copy its run files before reading
+        store.mirror.refresh(None)
+    return store, command_line_run(run, logdir, store.discover(), job)
 
 
 def imported_summary(run: Run, tables: RunTables) -> list[dict[str, Any]]:
@@ -118,6 +73,7 @@ def _analyze(args: argparse.Namespace) -> int:
         raise InvalidArgument(f"--top must be 1 or more, not {args.top}")
     store, name = _resolve(args.run, args.logdir, args.executor, args.job)
     try:
+        entry = None if store.mirror else analyze_cache.answer_entry(args, store.find_run(name))
         summary = views.overview.summary(store, name, args.rank, wait_s=None)
         found = views.findings.findings(store, name, wait_s=None)["findings"]
         module_calls = views.modules.modules(store, name, args.rank, wait_s=None)
@@ -142,7 +98,8 @@ def _analyze(args: argparse.Namespace) -> int:
     summary["operators"] = operator_rows["rows"]
     summary["kernels"] = kernel_rows["rows"]
     summary["critical_path"] = {"ranks": paths["ranks"], "job": paths["job"]}
-    _emit(format_summary(summary, args.format, args.top))
+    analyze_cache.remember(entry, summary)
+    emit(format_summary(summary, args.format, args.top))
     return EXIT_OK
 
 
@@ -286,9 +243,9 @@ def _import_files(files: list[str], run: str, logdir: str | None) -> int:
         rank = Run.rank_in_file_name(copy)
         what = f"rank {rank}" if rank is not None else "rank 0 (no rank<N> in the file name)"
         verb = "added" if added else "already there, unchanged:"
-        _emit(f"{verb} {path} -> {shown}: {kind.value} ({found.reason}), {what}; {facts}")
-        _emit(f"  the plugin shows: {FEEDS[kind]}")
-    _emit(
+        emit(f"{verb} {path} -> {shown}: {kind.value} ({found.reason}), {what}; {facts}")
+        emit(f"  the plugin shows: {FEEDS[kind]}")
+    emit(
         f"run {target}: {len(checked)} file(s) in {os.path.join(*IMPORTED_FOLDER)}; "
         f"open it in the PERF tab or run tb-perf analyze {target}"
     )
@@ -309,7 +266,7 @@ def _fill_cache(run: str, logdir: str | None, executor: str | None) -> int:
         timeline = store.timeline(found_run)
     finally:
         store.close()
-    _emit(
+    emit(
         f"{name}: {len(tables.traces)} trace file(s), {timeline.n_events} events, "
         f"ranks {sorted(timeline.alignments)}; cached in {store.trace_cache.root}"
     )
@@ -345,7 +302,7 @@ def _diff(args: argparse.Namespace) -> int:
     for side in ("baseline", "candidate"):
         if body["step_time"][side]["steps"] < 2:
             raise Unreadable(f"{body[side]}: fewer than 2 step times could be read")
-    _emit(format_diff(body, args.format, args.top))
+    emit(format_diff(body, args.format, args.top))
     low = body["step_time"]["ci"][0]
     if args.fail_on_regression is not None and low > 1 + args.fail_on_regression / 100:
         print(f"tb-perf: regression: interval lower bound {low} > "

@@ -12,11 +12,17 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .errors import TbPerfError
+from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .ingest.files import file_kind, follow_links_from_env, refusal
 from .ingest.meta import RankMeta, read_meta
-from .ingest.readers import DROPPED_SUFFIXES, FileKind, Sniffed, is_memory_snapshot, sniff
-from .ingest.snapshot import is_snapshot_name
+from .ingest.readers import (
+    DROPPED_SUFFIXES,
+    FileKind,
+    Sniffed,
+    is_memory_snapshot,
+    is_snapshot_name,
+    sniff,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -448,6 +454,61 @@ def _single_file_run(path: str) -> dict[str, Run]:
         return {}
     _settle(run)
     return {".": run}
+
+
+def command_line_root(run: str, logdir: str | None) -> str:
+    """Where a command line's RUN is looked for: --logdir, else RUN itself (a run directory, or
+    one trace or snapshot file: a run of its own)."""
+    if logdir is not None or os.path.isfile(run):
+        return logdir or run
+    if not os.path.isdir(run):
+        raise InvalidArgument(
+            f"{run!r} is not a directory (give a run directory, a trace or snapshot file, or "
+            "--logdir)"
+        )
+    return run
+
+
+def command_line_run(run: str, logdir: str | None, runs: dict[str, Run], job: str | None) -> str:
+    """The name, among `runs` (discovered under `command_line_root`), of the run a command
+    line's RUN (with --logdir: a run name in it) and --job name."""
+    if logdir is not None:
+        name = run
+    elif os.path.isfile(run):
+        if not runs:
+            raise Unreadable(single_file_refusal(run))
+        name = "."
+    else:
+        # an older job of a directory is a run too (`<name>@<job>`), picked with --job
+        names = sorted(n for n, found in runs.items() if n == found.directory)
+        if "." in names:
+            name = "."
+        elif len(names) == 1:
+            name = names[0]
+        elif not names:
+            raise NotFound(f"no tb-perf run or torch.profiler trace under {run!r}")
+        else:
+            listing = ", ".join(names[:20]) + (" ..." if len(names) > 20 else "")
+            raise InvalidArgument(
+                f"{run!r} holds {len(names)} runs ({listing}); use --logdir {run} NAME"
+            )
+    return name if job is None else _job_run(runs, name, job)
+
+
+def _job_run(runs: dict[str, Run], name: str, job: str) -> str:
+    """The run name of job `job` (its id, or the start of one) of run `name`'s directory."""
+    found = runs.get(name)
+    if found is None:
+        raise NotFound(f"no run named {name!r} under the logdir")
+    jobs = found.jobs
+    if not jobs:
+        raise InvalidArgument(f"--job {job!r}: run {name!r} holds one job")
+    matches = [j for j in jobs if j.id == job] or [j for j in jobs if j.id.startswith(job)]
+    if len(matches) != 1:
+        listing = ", ".join(j.id for j in jobs)
+        which = "matches several" if matches else "is not one"
+        raise InvalidArgument(f"--job {job!r} {which} of the run's jobs (newest first: {listing})")
+    return matches[0].run
 
 
 def single_file_refusal(path: str) -> str:

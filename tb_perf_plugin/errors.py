@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# `tb-perf`'s exit codes: ok, a regression found by a `diff` gate, a usage error (InvalidArgument,
+# NotFound), unreadable input (Unreadable and every other TbPerfError)
+EXIT_OK, EXIT_REGRESSION, EXIT_USAGE, EXIT_UNREADABLE = 0, 1, 2, 3
+
 
 class TbPerfError(Exception):
     code = "internal"

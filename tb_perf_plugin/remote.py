@@ -33,8 +33,7 @@ from typing import Any
 
 from .discovery import is_tfevents_name, is_trace_candidate
 from .ingest.cache_dir import default_cache_dir
-from .ingest.readers import DROPPED_SUFFIXES
-from .ingest.snapshot import is_snapshot_name
+from .ingest.readers import DROPPED_SUFFIXES, is_snapshot_name
 
 logger = logging.getLogger(__name__)
 

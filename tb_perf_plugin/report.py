@@ -14,8 +14,7 @@ import os
 from typing import Any
 
 from . import views
-from .analysis.findings import memory_text
-from .analysis.operators import OPERATOR_TIMES
+from .analysis.wording import OPERATOR_TIMES, memory_text
 from .store import RunStore
 from .text import (
     MEMORY_ORDER,

@@ -5,12 +5,12 @@ a many-rank report lists, a rank's memory line). Pure functions of route answers
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable
 from typing import Any
 
-from .analysis.findings import memory_text
-from .analysis.operators import OPERATOR_TIMES
-from .analysis.rules import MAX_RANKS_APART
+from .analysis.wording import MAX_RANKS_APART, OPERATOR_TIMES, memory_text
 
 MAX_RANK_ROWS = 16  # more ranks: text and Markdown reports list the telling ones (as the heatmap)
 HIGHEST_SHOWN, LOWEST_SHOWN = 5, 3
@@ -650,3 +650,13 @@ def format_diff(body: dict[str, Any], fmt: str, limit: int = 10) -> str:
     if changes:
         parts.append(f"{head}findings\n" + "\n".join(changes))
     return "\n\n".join(parts)
+
+
+def emit(text: str) -> None:
+    """Print to stdout. When the reader has closed the pipe (`| head -1`), the rest goes to
+    /dev/null, so neither this nor the flush at exit raises, and the command still finishes:
+    every file of an `ingest --run` is copied, a `diff` gate still exits 1."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

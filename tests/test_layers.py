@@ -60,10 +60,10 @@ PLUGIN_LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("pipeline", ("pipeline", "discovery", "remote")),
     ("store", ("store", "jobs", "params")),
     ("views", ("views",)),
-    ("entry points", ("plugin", "loader", "cli", "commands", "report", "text")),
+    ("entry points", ("plugin", "loader", "cli", "commands", "analyze_cache", "report", "text")),
 ]
 # within the entry points: the TensorBoard side and the CLI side do not import each other
-SERVER_SIDE, CLI_SIDE = ("plugin", "loader"), ("cli", "commands", "report", "text")
+SERVER_SIDE, CLI_SIDE = ("plugin", "loader"), ("cli", "commands", "analyze_cache", "report", "text")
 
 
 def _module_name(path: Path) -> str:

@@ -690,11 +690,3 @@ def compute_efficiency(inputs: AnalysisInputs, t: Thresholds) -> list[Finding]:
         "Tensor Cores; keep dimensions multiples of 8.",
         {"tab": "kernels", "params": {}},
     )]  # fmt: skip
-
-
-def memory_text(n: float) -> str:
-    """Bytes in binary units, as allocators and nvidia-smi count them."""
-    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
-        if abs(n) >= scale:
-            return f"{n / scale:.2f} {unit}"
-    return f"{n:.0f} B"

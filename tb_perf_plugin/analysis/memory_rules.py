@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .findings import AnalysisInputs, Finding, Thresholds, evidence, memory_text
+from .findings import AnalysisInputs, Finding, Thresholds, evidence
 from .memory import (
     RankMemory,
     SnapshotDevice,
@@ -20,6 +20,7 @@ from .memory import (
     trend,
     warmup_count,
 )
+from .wording import memory_text
 
 
 def _series_label(memory: RankMemory, series: str) -> str:

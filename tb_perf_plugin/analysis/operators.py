@@ -21,14 +21,9 @@ from ..ingest.tables import DEVICE_KINDS, Kind, TraceTables
 from .breakdown import HOST_WORK_KINDS
 from .nesting import group_start_longest_first, nesting_parents
 from .tensor_cores import tensor_core_eligible, uses_tensor_cores
+from .wording import OPERATOR_TIMES
 
 # the operator table's times with the words tables head them with, self before total
-OPERATOR_TIMES = {
-    "host_self_ns": "host self",
-    "host_total_ns": "host total",
-    "device_self_ns": "device self",
-    "device_total_ns": "device total",
-}
 _PROFILER_STEP = re.compile(r"ProfilerStep#\d+")
 # Frames of the libraries below the user's code (and the interpreter's own), not the user's
 _LIBRARY_FRAME = re.compile(

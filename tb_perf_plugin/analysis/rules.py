@@ -31,6 +31,7 @@ from .memory_rules import memory_fragmentation, memory_leak, memory_peak
 from .one_off import leave_out_one_off, one_off_step
 from .python_profile import python_hotspot
 from .what_if import WhatIfStep
+from .wording import MAX_RANKS_APART
 
 RULES = (
     data_loading, communication, straggler, sync_point, host_bound, compute_efficiency,
@@ -39,8 +40,6 @@ RULES = (
 )  # fmt: skip
 
 
-# More ranks than this with the same finding make one finding naming them all.
-MAX_RANKS_APART = 4
 MAX_STEPS_LISTED = 50
 TIMELINE_LANES = 4
 _RANK_SCOPE = re.compile(r"^(?P<subject>.*)rank\d+$")

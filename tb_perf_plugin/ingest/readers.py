@@ -20,20 +20,24 @@ registry; `is_memory_snapshot` recognises one from its first opcodes, for discov
 
 from __future__ import annotations
 
+import functools
+import importlib
 import os
 import pickletools
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Unreadable
-from . import events_csv, kineto, ncu, nsys, python_profile
 from .files import HEAD_BYTES, Head, Verdict, open_input
-from .tables import TraceTables
+
+if TYPE_CHECKING:
+    from .tables import TraceTables
 
 GZIP_MAGIC = b"\x1f\x8b"
+SNAPSHOT_SUFFIXES = (".pickle", ".pkl")
 SNAPSHOT_HEAD_BYTES = 4096  # a snapshot's first key comes within its first few dozen bytes
 # How torch.cuda.memory._snapshot() pickles start: a dict keyed first by one of these, or (the
 # plain torch.cuda.memory_snapshot() form) a list of segment dicts keyed first by one of these
@@ -59,8 +63,8 @@ class Reader:
     """One kind of file: how it is recognised and read, and what it feeds."""
 
     kind: FileKind
-    sniff: Callable[[Head], Verdict | None]  # None: not of this kind, ask the next reader
-    read: Callable[[str, int], Any]  # (path, max_bytes) -> its tables; raises Unreadable
+    module: str  # the reader's module in this package, imported when first asked
+    reader: str  # its function (path, max_bytes) -> the file's tables; raises Unreadable
     feeds: str  # what the plugin shows of it, in words (`tb-perf ingest` prints it)
     timeline: bool = False  # `read` gives TraceTables, cached on disk and shown on the timeline
     version: int = 1  # of `read`, for timeline kinds: part of the trace cache key
@@ -71,6 +75,21 @@ class Reader:
     suffixes: tuple[str, ...] = ()
     misnamed: str = ""
 
+    def sniff(self, head: Head) -> Verdict | None:
+        """The module's `sniff`: None if the head is not of this kind (ask the next reader)."""
+        verdict: Verdict | None = _module(self.module).sniff(head)
+        return verdict
+
+    def read(self, path: str, max_bytes: int) -> Any:
+        return getattr(_module(self.module), self.reader)(path, max_bytes)
+
+
+@functools.cache
+def _module(name: str) -> Any:
+    """A reader's module, imported on first use: discovery and the command line need the
+    registry, not numpy and the readers."""
+    return importlib.import_module(f"{__package__}.{name}")
+
 
 # In the order their sniffers are asked (binary kinds before text ones: a marshal'd dict can
 # start with "{" too; Nsight Compute's CSV before the generic event CSV).
@@ -79,8 +98,8 @@ READERS: dict[FileKind, Reader] = {
     for reader in (
         Reader(
             FileKind.NSYS,
-            nsys.sniff,
-            nsys.read_nsys_sqlite,
+            "nsys",
+            "read_nsys_sqlite",
             "timeline and kernels (kernels, memcpy, CUDA runtime, NVTX ranges)",
             timeline=True,
             version=2,  # 2: the call_stack column
@@ -90,8 +109,8 @@ READERS: dict[FileKind, Reader] = {
         ),
         Reader(
             FileKind.PSTATS,
-            python_profile.sniff,
-            python_profile.read_python_profile,
+            "python_profile",
+            "read_python_profile",
             "Python function table and the python_hotspot finding",
             binary=True,
             suffixes=(".prof", ".pstats"),
@@ -99,8 +118,8 @@ READERS: dict[FileKind, Reader] = {
         ),
         Reader(
             FileKind.KINETO,
-            kineto.sniff,
-            kineto.read_trace,
+            "kineto",
+            "read_trace",
             "timeline, operators, kernels, steps (a torch.profiler trace)",
             timeline=True,
             version=3,  # 2: the call_stack column; 3: profiler_ranges
@@ -108,14 +127,14 @@ READERS: dict[FileKind, Reader] = {
         ),
         Reader(
             FileKind.NCU,
-            ncu.sniff,
-            ncu.read_ncu_csv,
+            "ncu",
+            "read_ncu_csv",
             "per-kernel metrics in the Kernels view",
         ),
         Reader(
             FileKind.EVENTS,
-            events_csv.sniff,
-            events_csv.read_events_csv,
+            "events_csv",
+            "read_events_csv",
             "timeline (one slice per row; steps when it has a step column)",
             timeline=True,
             version=2,  # 2: the call_stack column
@@ -239,6 +258,11 @@ def _inflated_heads(head: bytes) -> Iterator[bytes]:
         except zlib.error:
             return
         yield out
+
+
+def is_snapshot_name(name: str) -> bool:
+    """Named as a memory snapshot may be (`*.pickle`, `*.pkl`): discovery's first check."""
+    return name.lower().endswith(SNAPSHOT_SUFFIXES)
 
 
 def is_memory_snapshot(path: str) -> bool:

@@ -12,7 +12,8 @@ Public API (the plugin never imports torch):
 - `check_pickle(data, max_object_bytes) -> int` (safe_pickle.py): the pre-check every load
   goes through (memo indices, declared lengths, and the memory the unpickler would build,
   before it builds any).
-- `is_snapshot_name(name) -> bool`: `*.pickle` / `*.pkl`, the names discovery picks up.
+- `readers.is_snapshot_name(name) -> bool`: `*.pickle` / `*.pkl`, the names discovery picks up
+  (beside the other file kinds, without this module's numpy and pandas).
 - `Snapshot`: the tables (pandas DataFrames, int64 bytes / addresses / times) - `segments`,
   `blocks`, `history` (legacy per-block allocation history), `trace` (every device's
   `device_traces` entries, times as int64 ns or, where the file has no times, entry indices:
@@ -54,7 +55,6 @@ from ..errors import Unreadable
 from .files import check_size, open_input
 from .safe_pickle import PickleBomb, RefusedGlobal, RestrictedUnpickler, check_pickle
 
-SNAPSHOT_SUFFIXES = (".pickle", ".pkl")
 # Trace actions torch writes (c10/cuda/CUDACachingAllocator.h, TraceEntry::Action); codes are
 # their index here. Actions a newer torch adds get the next codes when met.
 ACTIONS = (
@@ -116,10 +116,6 @@ class Snapshot:
             {"filename": f, "line": int(n), "name": m}
             for f, n, m in zip(rows["filename"], rows["line"], rows["name"], strict=True)
         ]
-
-
-def is_snapshot_name(name: str) -> bool:
-    return name.lower().endswith(SNAPSHOT_SUFFIXES)
 
 
 def read_snapshot(path: str, max_bytes: int, *, max_object_bytes: int | None = None) -> Snapshot:

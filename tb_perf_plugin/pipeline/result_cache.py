@@ -20,8 +20,6 @@ cannot be read is a miss (one warning) and is computed and stored again.
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import io
 import json
 import logging
@@ -41,12 +39,12 @@ import pandas as pd
 
 from ..ingest.cache_dir import default_cache_dir, evict_lru
 from ..ingest.tables import TraceTables
+from .cache_keys import entry_name, still_written
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 1e6)
 _ALIGN = 64  # out-of-band buffers start at multiples of this (numpy's widest alignment need)
-_PACKAGE = Path(__file__).resolve().parents[1]
 
 # Globals a result's pickle may name. A function is called with what the pickle says and some
 # classes do work when called (pandas' ExcelWriter opens a file), so outside tb_perf_plugin
@@ -116,28 +114,10 @@ class _ResultPickler(pickle.Pickler):
         return None
 
 
-@functools.cache
-def code_fingerprint() -> str:
-    """Changes with any of tb_perf_plugin's Python files (and the libraries results are made
-    of): a result computed by other code is never served."""
-    digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        st = path.stat()
-        digest.update(f"{path.relative_to(_PACKAGE)}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    versions = (np.__version__, pd.__version__, sys.version)
-    digest.update("\0".join(versions).encode())
-    return digest.hexdigest()[:16]
-
-
 def result_key(kind: str, signature: tuple) -> str:
-    identity = repr((kind, signature, code_fingerprint()))
-    return hashlib.sha256(identity.encode()).hexdigest()[:32]
-
-
-def still_written(signature: tuple) -> bool:
-    """Whether a run version's signature names a file still being written (the last field of
-    each of its files' entries, `Run.signature`): such results are not stored."""
-    return any(isinstance(e, tuple) and e and e[-1] is True for e in signature)
+    """The entry of a result: its kind and run version, this code, and the libraries its
+    pickle is made of."""
+    return entry_name(kind, signature, np.__version__, pd.__version__)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,9 @@ import sys
 import numpy as np
 import pytest
 
-from tb_perf_plugin.pipeline import result_cache
-from tb_perf_plugin.pipeline.result_cache import ResultCache, result_key, still_written
+from tb_perf_plugin.pipeline import cache_keys, result_cache
+from tb_perf_plugin.pipeline.cache_keys import still_written
+from tb_perf_plugin.pipeline.result_cache import ResultCache, result_key
 from tb_perf_plugin.store import RunStore
 from tests.conftest import REPO, SHARED_DATA
 from tests.plugin.conftest import PluginClient
@@ -142,7 +143,7 @@ def test_a_change_of_the_code_misses(tmp_path, monkeypatch):
     cache = ResultCache(tmp_path)
     signature = (("f", 1, 2, False),)
     cache.store("kind", signature, [1, 2], [])
-    monkeypatch.setattr(result_cache, "code_fingerprint", lambda: "other code")
+    monkeypatch.setattr(cache_keys, "code_fingerprint", lambda: "other code")
     assert cache.load("kind", signature, []) is None
 
 

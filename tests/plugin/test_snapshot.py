@@ -18,7 +18,8 @@ import pytest
 from tb_perf_plugin.analysis import memory_snapshot as M
 from tb_perf_plugin.analysis import snapshot_tiles
 from tb_perf_plugin.errors import InvalidArgument, Unreadable
-from tb_perf_plugin.ingest.snapshot import is_snapshot_name, read_snapshot
+from tb_perf_plugin.ingest.readers import is_snapshot_name
+from tb_perf_plugin.ingest.snapshot import read_snapshot
 
 SNAPSHOTS = "memory_snapshots"
 MAGMA = f"{SNAPSHOTS}/MAGMA27__assignment2-systems/memory_snapshot.pickle"
