@@ -111,12 +111,17 @@ def resolve_backward(marked: list[tuple], pass_ends: list[tuple]) -> list[tuple]
 class BlockWriter:
     """Sums the profiled steps' calls into blocks of `aggregate_steps` steps and writes each
     full block to `file`; with `events`, writes each block's device times once its events
-    resolved (never waiting, except at `write_gpu_times(wait=True)`)."""
+    resolved (never waiting, except at `write_gpu_times(wait=True)`). With `backward_sampled`,
+    each block lists the steps whose backward was timed (`bwd_steps`), so that readers can
+    scale backward times to all steps."""
 
-    def __init__(self, file: Any, aggregate_steps: int, events: EventBackend | None) -> None:
+    def __init__(
+        self, file: Any, aggregate_steps: int, events: EventBackend | None, backward_sampled: bool
+    ) -> None:
         self._file = file
         self._aggregate_steps = aggregate_steps
         self._events = events
+        self._backward_steps: list[int] | None = [] if backward_sampled else None
         self._block: dict[str, dict[int, list]] = {phase: {} for phase in PHASES}
         self._block_gpu: dict[str, list[tuple]] = {phase: [] for phase in PHASES}
         self._block_first: int | None = None
@@ -124,12 +129,15 @@ class BlockWriter:
         self._block_steps = 0
         self._pending_gpu: list[tuple] = []
 
-    def add(self, step: int, fwd: list[tuple], bwd: list[tuple]) -> None:
-        """One step's forward and backward calls; writes the block once it is full."""
+    def add(self, step: int, fwd: list[tuple], bwd: list[tuple], timed_backward: bool) -> None:
+        """One step's forward and backward calls (`timed_backward`: whether its backward was
+        timed); writes the block once it is full."""
         if self._block_first is None:
             self._block_first = step
         self._block_last = step
         self._block_steps += 1
+        if timed_backward and self._backward_steps is not None:
+            self._backward_steps.append(step)
         for phase, calls in (("fwd", fwd), ("bwd", bwd)):
             counted = summarize_calls(calls, self._block[phase])
             if self._events is not None:
@@ -149,7 +157,10 @@ class BlockWriter:
                 if len(entry[4]) > SAMPLES_PER_BLOCK:
                     entry[4] = _spaced(entry[4], SAMPLES_PER_BLOCK)
         first, last = self._block_first, self._block_last
-        record = {"k": "calls", "step": first, "last_step": last, **lists}
+        record: dict[str, Any] = {"k": "calls", "step": first, "last_step": last, **lists}
+        if self._backward_steps is not None:
+            record["bwd_steps"] = self._backward_steps
+            self._backward_steps = []
         self._file.append(json.dumps(record, separators=(",", ":")) + "\n")
         if self._events is not None:
             self._pending_gpu.append((first, last, self._block_gpu))

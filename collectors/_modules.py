@@ -84,6 +84,12 @@ class ModuleProfiler:
             steps cost nothing).
         aggregate_steps: write one record per N profiled steps, for very large models.
         backward: also time backward.
+        backward_every_n_steps: time backward on one profiled step in N (the 2nd, the
+            N+2nd, ...: not the first, slowed by warm-up), forward on all of them. Timing
+            backward costs more (a hook on an autograd node per module call) and its times
+            vary little from step to step; the records list the steps whose backward was
+            timed, and the plugin scales backward to all steps. 1: every step (full
+            fidelity).
         gpu: None times on CUDA when torch sees a GPU; True requires it; False turns it off;
             an EventBackend object uses that backend.
         record_shapes: record the tensor shapes of each module's first call.
@@ -104,12 +110,16 @@ class ModuleProfiler:
         every_n_steps: int = 1,
         aggregate_steps: int = 1,
         backward: bool = True,
+        backward_every_n_steps: int = 10,
         gpu: bool | EventBackend | None = None,
         record_shapes: bool = False,
         flush_every_steps: int = 10,
     ) -> None:
-        if min(every_n_steps, aggregate_steps, flush_every_steps) < 1:
-            raise ValueError("every_n_steps, aggregate_steps and flush_every_steps must be >= 1")
+        if min(every_n_steps, aggregate_steps, backward_every_n_steps, flush_every_steps) < 1:
+            raise ValueError(
+                "every_n_steps, aggregate_steps, backward_every_n_steps and flush_every_steps "
+                "must be >= 1"
+            )
         if max_depth is not None and max_depth < 0:
             raise ValueError(f"max_depth must be >= 0, not {max_depth}")
         if enabled is None:
@@ -123,6 +133,7 @@ class ModuleProfiler:
         self.every_n_steps = every_n_steps
         self.aggregate_steps = aggregate_steps
         self.backward = backward
+        self.backward_every_n_steps = backward_every_n_steps
         self.record_shapes = record_shapes
         self.flush_every_steps = flush_every_steps
         self._gpu_request = gpu
@@ -141,6 +152,7 @@ class ModuleProfiler:
         self._bwd_marked: list[tuple] = []
         self._pass_open = [False]  # a backward pass is running and its end callback is queued
         self._pass_ends: list[tuple[int, Any]] = []
+        self._timing_backward = [False]  # this step's backward is timed (read by the hooks)
         self._ended_steps: list[tuple] = []  # measured, not yet summarized and written
         self._blocks: BlockWriter | None = None  # once attached
         self._step = 0
@@ -162,7 +174,8 @@ class ModuleProfiler:
         self._queue_callback = torch.autograd.Variable._execution_engine.queue_callback
         self._events, gpu_status = pick_event_backend(self._gpu_request)
         self._file = self.timer.writer.record_file("modules")
-        self._blocks = BlockWriter(self._file, self.aggregate_steps, self._events)
+        sampled = self.backward and self.backward_every_n_steps > 1
+        self._blocks = BlockWriter(self._file, self.aggregate_steps, self._events, sampled)
         current = self.timer.current_step
         self._step = self._first_step = 0 if current is None else current
         self._attached = True
@@ -180,12 +193,14 @@ class ModuleProfiler:
                 "aggregate_steps": self.aggregate_steps,
                 "flush_every_steps": self.flush_every_steps,
                 "backward": self.backward,
+                "backward_every_n_steps": self.backward_every_n_steps,
                 "gpu": gpu_status,
                 "compiled": self._compiled_note,
             }
         )
         if not self._is_profiled_step(self._step):
             self._remove_hooks()
+        self._timing_backward[0] = self._times_backward(self._step)
         self.timer.add_step_callback(self._on_step)
         atexit.register(self.detach)
         return self
@@ -305,7 +320,7 @@ class ModuleProfiler:
         """The forward pre-hook and forward hook of one module, the cheapest variant that
         measures what was asked."""
         stack, calls, clock = self._stack, self._fwd_calls, perf_counter_ns
-        backward, grad_enabled = self.backward, self._grad_enabled
+        timing_backward, grad_enabled = self._timing_backward, self._grad_enabled
         marked, mark_outputs, new_stamps = self._bwd_marked, self._mark_outputs, self._node_stamps
         # Inside code that torch.compile traces (a compiled caller), the hooks reduce to nothing
         # instead of breaking its graph: dynamo treats is_compiling() as True there.
@@ -322,7 +337,7 @@ class ModuleProfiler:
                 t0 = stack.pop()
                 t1 = clock()
                 calls.append((module_id, t0, t1))
-                if backward and grad_enabled():
+                if timing_backward[0] and grad_enabled():
                     node = getattr(output, "grad_fn", None)
                     if node is None:
                         mark_outputs(module_id, t0, t1, output)
@@ -343,7 +358,7 @@ class ModuleProfiler:
                 start_event, t0 = stack.pop()
                 t1 = clock()
                 calls.append((module_id, t0, t1, start_event, record()))
-                if backward and grad_enabled():
+                if timing_backward[0] and grad_enabled():
                     mark_outputs(module_id, t0, t1, output)
 
         handles = [
@@ -421,11 +436,21 @@ class ModuleProfiler:
     def _is_profiled_step(self, step: int) -> bool:
         return (step - self._first_step) % self.every_n_steps == 0
 
+    def _times_backward(self, step: int) -> bool:
+        """Whether `step` is profiled with its backward: one profiled step in
+        `backward_every_n_steps`, from the second one (the first, slowed by warm-up, would
+        stand for the N - 1 after it)."""
+        if not self.backward or not self._is_profiled_step(step):
+            return False
+        profiled = (step - self._first_step) // self.every_n_steps
+        return (profiled - 1) % self.backward_every_n_steps == 0
+
     def _on_step(self, new_step: int) -> None:
         self._end_step()
         if len(self._ended_steps) >= self.flush_every_steps:
             self._guarded(self._write_ended, wait_gpu=False)
         self._step = new_step
+        self._timing_backward[0] = self._times_backward(new_step)
         if not self._attached:
             return  # writing failed and the profiler turned itself off
         if self._is_profiled_step(new_step):
@@ -460,9 +485,10 @@ class ModuleProfiler:
             )
             self._stack.clear()
         if self._fwd_calls or self._bwd_marked:
-            self._ended_steps.append(
-                (self._step, self._fwd_calls[:], self._bwd_marked[:], self._pass_ends)
-            )
+            self._ended_steps.append((
+                self._step, self._fwd_calls[:], self._bwd_marked[:], self._pass_ends,
+                self._timing_backward[0],
+            ))  # fmt: skip
             self._fwd_calls.clear()
             self._bwd_marked.clear()
         self._pass_ends = []
@@ -474,10 +500,10 @@ class ModuleProfiler:
         blocks = self._blocks
         if blocks is None:  # never attached: nothing was measured
             return
-        for step, fwd, marked, pass_ends in self._ended_steps:
+        for step, fwd, marked, pass_ends, timed_backward in self._ended_steps:
             bwd = resolve_backward(marked, pass_ends)
             if fwd or bwd:
-                blocks.add(step, fwd, bwd)
+                blocks.add(step, fwd, bwd, timed_backward)
         self._ended_steps.clear()
         if wait_gpu:
             blocks.close()

@@ -96,7 +96,7 @@ def test_residual_model_forward_and_backward_nest_and_add_up(tmp_path):
     torch.manual_seed(0)
     model = ResidualNet()
     timer = MyTimer(tmp_path, gpu=False)
-    with ModuleProfiler(model, timer, gpu=False, flush_every_steps=3):
+    with ModuleProfiler(model, timer, gpu=False, backward_every_n_steps=1, flush_every_steps=3):
         train(model, timer, steps=4)
         assert [r["step"] for r in parsed(tmp_path)[1]] == [0, 1, 2]  # written 3 at a time
     timer.close()
@@ -281,6 +281,63 @@ def test_every_n_steps_removes_hooks_in_between_and_aggregate_blocks(tmp_path):
     assert len(first["shared"][4]) == 3
 
 
+def test_backward_is_timed_on_one_step_in_ten_by_default(tmp_path):
+    """Forward every step, backward on steps 1, 11, ...: the autograd nodes get our hooks on
+    those steps only, and each record says whether its step timed backward."""
+    model = ResidualNet(blocks=1)
+    timer = MyTimer(tmp_path, gpu=False)
+    stamped = []
+    with ModuleProfiler(model, timer, gpu=False) as profiler:
+        assert profiler.backward_every_n_steps == 10
+        for _ in range(13):
+            output = model(torch.randn(4, 8))
+            stamped.append("tb_perf.modules" in output.grad_fn.metadata)
+            output.square().mean().backward()
+            timer.step()
+    timer.close()
+    modules, calls = parsed(tmp_path)
+    assert stamped == [step in (1, 11) for step in range(13)]
+    assert [r["step"] for r in calls] == list(range(13))
+    assert [r["bwd_steps"] for r in calls] == [[s] if s in (1, 11) else [] for s in range(13)]
+    assert all(by_path(modules, r["fwd"])["blocks.0.ff"][1] == 1 for r in calls)
+    timed = [r["step"] for r in calls if r["bwd"]]
+    assert timed == [1, 11] and by_path(modules, calls[1]["bwd"])["blocks.0.ff"][1] == 1
+    meta = json.loads(next((tmp_path / "plugins" / "tb_perf").glob("*.meta.json")).read_text())
+    assert meta["modules"]["backward_every_n_steps"] == 10 and meta["modules"]["backward"]
+
+
+def test_backward_sampling_counts_profiled_steps_and_lists_them_per_block(tmp_path):
+    """With every_n_steps=2 the profiled steps are 0, 2, 4, ...; backward on one of them in
+    3 from the second (steps 2 and 8); blocks of two profiled steps list theirs."""
+    model = ResidualNet(blocks=1)
+    timer = MyTimer(tmp_path, gpu=False)
+    options = {"every_n_steps": 2, "aggregate_steps": 2, "backward_every_n_steps": 3}
+    with ModuleProfiler(model, timer, gpu=False, **options):
+        train(model, timer, steps=12)
+    timer.close()
+    modules, calls = parsed(tmp_path)
+    assert [(r["step"], r["last_step"], r["bwd_steps"]) for r in calls] == [
+        (0, 2, [2]), (4, 6, []), (8, 10, [8]),
+    ]  # fmt: skip
+    assert [by_path(modules, r["bwd"]).get("blocks.0", [0, 0])[1] for r in calls] == [1, 0, 1]
+    assert all(by_path(modules, r["fwd"])["blocks.0"][1] == 2 for r in calls)
+
+
+@pytest.mark.parametrize("options", [{"backward_every_n_steps": 1}, {"backward": False}])
+def test_full_fidelity_and_forward_only_records_list_no_backward_steps(tmp_path, options):
+    """Every step timed backward (or none was to be): records as before the option existed."""
+    model = ResidualNet(blocks=1)
+    timer = MyTimer(tmp_path, gpu=False)
+    with ModuleProfiler(model, timer, gpu=False, **options):
+        train(model, timer, steps=3)
+    timer.close()
+    _, calls = parsed(tmp_path)
+    assert [sorted(r) for r in calls] == [["bwd", "fwd", "k", "last_step", "step"]] * 3
+    assert all(bool(r["bwd"]) == options.get("backward", True) for r in calls)
+    with pytest.raises(ValueError):
+        ModuleProfiler(model, timer, backward_every_n_steps=0)
+
+
 def test_samples_are_capped_and_evenly_spaced(tmp_path):
     layer = nn.Linear(4, 4)
     model = nn.Sequential(layer)
@@ -324,7 +381,9 @@ def test_device_times_arrive_as_late_records(tmp_path):
     device = OutOfOrderEvents()
     model = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 1))
     timer = MyTimer(tmp_path, gpu=False)
-    profiler = ModuleProfiler(model, timer, gpu=device, flush_every_steps=1).attach()
+    profiler = ModuleProfiler(
+        model, timer, gpu=device, backward_every_n_steps=1, flush_every_steps=1
+    ).attach()
     train(model, timer, steps=2)
     written = module_file_records(tmp_path)
     assert [r["step"] for r in written if r["k"] == "calls"] == [0, 1]  # one step at a time
@@ -348,7 +407,7 @@ def test_compiled_model_is_timed_whole_and_says_why(tmp_path):
     model = ResidualNet(blocks=1)
     compiled = torch.compile(model, backend="eager")
     timer = MyTimer(tmp_path, gpu=False)
-    with ModuleProfiler(compiled, timer, gpu=False):
+    with ModuleProfiler(compiled, timer, gpu=False, backward_every_n_steps=1):
         train(compiled, timer, steps=2)
     model.blocks[0].compile(backend="eager")  # compiled in place: skipped with its insides
     counters = torch._dynamo.utils.counters
@@ -402,7 +461,7 @@ def test_gradient_accumulation_times_each_backward_pass(tmp_path):
     torch.manual_seed(0)
     model = ResidualNet(blocks=2)
     timer = MyTimer(tmp_path, gpu=False)
-    with ModuleProfiler(model, timer, gpu=False):
+    with ModuleProfiler(model, timer, gpu=False, backward_every_n_steps=1):
         for _ in range(2):
             for _ in range(3):  # micro-batches: forward and backward three times per step
                 with timer.range("forward"):
