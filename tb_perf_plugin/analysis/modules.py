@@ -14,6 +14,7 @@ counter, not a path), and the tree is built from how the calls nest.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,7 +46,8 @@ DATA_COLUMNS = {
     "calls": ["rank", "step", "last_step", "phase", "node", "calls", "total_ns", "self_ns"],
     "samples": ["rank", "phase", "node", "ns"],
     "gpu": ["rank", "step", "last_step", "phase", "node", "gpu_ns"],
-    "blocks": ["rank", "step", "last_step"],
+    "blocks": ["rank", "step", "last_step", "bwd_steps"],
+    "backward_steps": ["rank", "step", "last_step", "bwd_step"],
     "step_ns": ["rank", "step", "ns"],
 }  # fmt: skip
 
@@ -61,7 +63,9 @@ class ModuleData:
     calls: pd.DataFrame  # step NO_STEP where a trace call falls in no step
     samples: pd.DataFrame
     gpu: pd.DataFrame
-    blocks: pd.DataFrame  # the steps the data covers: profiled blocks, or traced steps
+    blocks: pd.DataFrame  # the steps the data covers (profiled blocks, or traced steps), and
+    # how many of them timed backward (`bwd_steps`)
+    backward_steps: pd.DataFrame  # which ones, for blocks that timed backward on only some
     step_ns: pd.DataFrame  # step durations (MyTimer step records, else trace step windows)
     shapes: dict[int, dict[str, Any]] = field(default_factory=dict)  # node -> inputs, output
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict, repr=False)
@@ -168,6 +172,7 @@ def collector_module_data(records: ModuleRecords, steps: pd.DataFrame) -> Module
         with_node(records.samples, DATA_COLUMNS["samples"]),
         with_node(records.gpu, DATA_COLUMNS["gpu"]),
         records.blocks[DATA_COLUMNS["blocks"]].reset_index(drop=True),
+        records.backward_steps[DATA_COLUMNS["backward_steps"]].reset_index(drop=True),
         _step_ns(steps),
         shapes,
     )
@@ -304,7 +309,7 @@ def trace_module_data(events: pd.DataFrame, steps: pd.DataFrame) -> ModuleData:
         "rank": rank, "step": step, "last_step": step, "phase": zeros, "node": node,
         "calls": zeros + 1, "total_ns": dur, "self_ns": events["self_ns"].to_numpy(np.int64),
     })  # fmt: skip
-    blocks = calls.loc[calls["step"] != NO_STEP, ["rank", "step", "last_step"]]
+    blocks = calls.loc[calls["step"] != NO_STEP, ["rank", "step", "last_step"]].assign(bwd_steps=1)
     return ModuleData(
         "trace",
         bool(events["class_names"].any()),
@@ -313,6 +318,7 @@ def trace_module_data(events: pd.DataFrame, steps: pd.DataFrame) -> ModuleData:
         pd.DataFrame({"rank": rank, "phase": zeros, "node": node, "ns": dur}),
         frame([], DATA_COLUMNS["gpu"]),
         blocks.drop_duplicates().sort_values(["rank", "step"]).reset_index(drop=True),
+        frame([], DATA_COLUMNS["backward_steps"]),
         _step_ns(steps),
     )
 
@@ -373,6 +379,19 @@ def step_time(data: ModuleData, rank: int | None = None) -> list[dict[str, Any]]
     return out
 
 
+def backward_steps(data: ModuleData, rank: int | None = None) -> list[dict[str, int]]:
+    """Per rank whose backward was timed on only some of its covered steps
+    (`backward_every_n_steps` > 1): how many (`timed`) of how many (`steps`)."""
+    out = []
+    blocks = _select(data.blocks, rank).drop_duplicates()
+    for r, own in blocks.groupby("rank"):
+        steps = int((own["last_step"] - own["step"] + 1).sum())
+        timed = int(own["bwd_steps"].sum())
+        if timed != steps:
+            out.append({"rank": int(r), "timed": timed, "steps": steps})
+    return out
+
+
 def _phase_keys(table: pd.DataFrame) -> np.ndarray:
     return table["node"].to_numpy(np.int64) * 2 + table["phase"].to_numpy(np.int64)
 
@@ -386,17 +405,34 @@ def module_view(data: ModuleData, rank: int | None = None) -> dict[str, Any]:
     """Per module (tree order) its type, depth, params and, per phase (`forward`,
     `backward`, `total`), calls, total, self, mean, median, std, p95, % of step time and
     device time; `null` for a phase in which it was not called. Over all ranks when `rank` is
-    None (sums; distributions over the pooled samples)."""
+    None (sums; distributions over the pooled samples). A rank whose backward was timed on
+    only k of its n covered steps (`backward_steps`) has its backward sums scaled by n / k, so
+    that they cover the same steps as forward's: means and shares are those of the steps
+    measured."""
     n = len(data.tree)
+    timed_steps = backward_steps(data, rank)
+    sampled = [s for s in timed_steps if s["timed"]]  # (with none, there is nothing to scale)
 
     def sums(keys: np.ndarray, values: pd.Series | np.ndarray) -> np.ndarray:
         return _sums(keys, np.asarray(values, dtype=np.int64), 2 * n).reshape(n, 2)
 
+    def scaled_sums(table: pd.DataFrame, keys: np.ndarray, column: str) -> np.ndarray:
+        """sums(keys, table[column]) with each sampled rank's backward sums scaled (rounded
+        down, without the int64 overflow of multiplying first)."""
+        values = table[column].to_numpy(np.int64)
+        out = _sums(keys, values, 2 * n)
+        ranks, phases = table["rank"].to_numpy(np.int64), table["phase"].to_numpy(np.int64)
+        for s in sampled:
+            at = (ranks == s["rank"]) & (phases == 1)
+            part, covered, timed = _sums(keys[at], values[at], 2 * n), s["steps"], s["timed"]
+            out += part // timed * covered + part % timed * covered // timed - part
+        return out.reshape(n, 2)
+
     calls = _select(data.calls, rank)
     key = _phase_keys(calls)
-    count = sums(key, calls["calls"])
-    total = sums(key, calls["total_ns"])
-    self_ns = sums(key, calls["self_ns"])
+    count = scaled_sums(calls, key, "calls")
+    total = scaled_sums(calls, key, "total_ns")
+    self_ns = scaled_sums(calls, key, "self_ns")
     seen = sums(key, np.ones(len(key))) > 0
     samples = _select(data.samples, rank)
     skey = _phase_keys(samples)
@@ -412,12 +448,12 @@ def module_view(data: ModuleData, rank: int | None = None) -> dict[str, Any]:
     scount = scount.reshape(n, 2)
     gpu = _select(data.gpu, rank)
     gkey = _phase_keys(gpu)
-    gpu_total = sums(gkey, gpu["gpu_ns"])
+    gpu_total = scaled_sums(gpu, gkey, "gpu_ns")
     gpu_seen = sums(gkey, np.ones(len(gkey))) > 0
     # device means over the calls of the blocks whose device times arrived
     block = ["rank", "step", "last_step"]
     arrived = pd.MultiIndex.from_frame(calls[block]).isin(pd.MultiIndex.from_frame(gpu[block]))
-    gpu_count = sums(key[arrived], calls["calls"].to_numpy(np.int64)[arrived])
+    gpu_count = scaled_sums(calls[arrived], key[arrived], "calls")
 
     # total: both phases; a call is a forward call (its backward included), else a backward one
     def calls_of_both(c: np.ndarray) -> np.ndarray:
@@ -460,7 +496,10 @@ def module_view(data: ModuleData, rank: int | None = None) -> dict[str, Any]:
             "params": None if pd.isna(params) else int(params),
             **{phase: stats(i, p) for p, phase in enumerate((*PHASES, TOTAL))},
         })  # fmt: skip
-    return {"rows": rows, "steps": steps, "device": bool(gpu_seen.any())}
+    return {
+        "rows": rows, "steps": steps, "backward_steps": timed_steps,
+        "device": bool(gpu_seen.any()),
+    }  # fmt: skip
 
 
 def _bucket_means(values: np.ndarray, bucket: int) -> list[int | None]:
@@ -472,46 +511,88 @@ def _bucket_means(values: np.ndarray, bucket: int) -> list[int | None]:
     return [int(s // c) if c else None for s, c in zip(sums.tolist(), counts.tolist(), strict=True)]
 
 
+def _block_sums(
+    table: pd.DataFrame, column: str, where: pd.MultiIndex, dtype: type
+) -> tuple[np.ndarray, np.ndarray]:
+    """Forward and backward sums of `column` per block of `where` (0 for none)."""
+
+    def phase_sums(phase: int) -> np.ndarray:
+        own = table[table["phase"] == phase].groupby(["step", "last_step"])[column].sum()
+        return own.reindex(where, fill_value=0).to_numpy(dtype)
+
+    return phase_sums(0), phase_sums(1)
+
+
+def _spread(
+    sums: tuple[np.ndarray, np.ndarray],
+    phases: list[int],
+    blocks: pd.DataFrame,
+    timed_steps: np.ndarray,
+    divide: Callable[[np.ndarray, np.ndarray], np.ndarray],
+) -> np.ndarray:
+    """Per covered step, from per-block forward and backward sums, the phases' time: a block
+    spread evenly over its steps, its backward over the steps that timed backward (`divide`
+    rounds down); NaN where backward counts on a step that did not time it."""
+    fwd, bwd = sums
+    first = blocks["step"].to_numpy(np.int64)
+    count = blocks["last_step"].to_numpy(np.int64) - first + 1
+    block_of_step = np.repeat(np.arange(len(blocks)), count)
+    if phases == [0]:
+        return divide(fwd, count)[block_of_step]
+    timed = blocks["bwd_steps"].to_numpy(np.int64)
+    per_step = divide(bwd, np.maximum(timed, 1))
+    if phases == [0, 1]:  # a block timed whole keeps one division, as before sampling
+        per_step = np.where(timed == count, divide(fwd + bwd, count), divide(fwd, count) + per_step)
+    values = per_step[block_of_step]
+    values[~timed_steps] = np.nan
+    return values
+
+
 def module_step_series(
     data: ModuleData, node: int, phase: str, rank: int | None, max_points: int
 ) -> list[dict[str, Any]]:
     """Per rank, the module's host (and device) time in `phase` per covered step. A block of
     several steps (`aggregate_steps`) is spread evenly over them (integer division); a covered
     step in which the module was not called is 0; device time is None for blocks whose `mgpu`
-    record has not arrived. Over `max_points`, consecutive steps are averaged in buckets."""
-    phases = [0, 1] if phase == TOTAL else [PHASES.index(phase)]
+    record has not arrived. Where backward was timed on some steps only, backward (and the
+    total of a module called in backward) is None on the others. Over `max_points`,
+    consecutive steps are averaged in buckets."""
     out = []
     for r, blocks in _select(data.blocks, rank).groupby("rank"):
         blocks = blocks.drop_duplicates().sort_values("step")
         where = pd.MultiIndex.from_frame(blocks[["step", "last_step"]])
-
-        def per_block(table: pd.DataFrame, column: str, r: int = r) -> pd.Series:
-            own = table[(table["rank"] == r) & (table["node"] == node)]
-            own = own[own["phase"].isin(phases)]
-            return own.groupby(["step", "last_step"])[column].sum()
-
-        host = per_block(data.calls, "total_ns").reindex(where, fill_value=0).to_numpy(np.int64)
-        gpu = data.gpu[data.gpu["rank"] == r]
-        device = None
-        if len(gpu):
-            arrived = where.isin(pd.MultiIndex.from_frame(gpu[["step", "last_step"]]))
-            device = per_block(data.gpu, "gpu_ns").reindex(where, fill_value=0).to_numpy(float)
-            device[~arrived] = np.nan
+        calls = data.calls[(data.calls["rank"] == r) & (data.calls["node"] == node)]
+        phases = [0, 1] if phase == TOTAL else [PHASES.index(phase)]
+        if phase == TOTAL and not (calls["phase"] == 1).any():
+            phases = [0]  # never called in backward: its total is its forward
         first = blocks["step"].to_numpy(np.int64)
         count = blocks["last_step"].to_numpy(np.int64) - first + 1
         steps = np.repeat(first, count) + (
             np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
         )
+        listed = data.backward_steps[data.backward_steps["rank"] == r]
+        timed_steps = np.repeat(blocks["bwd_steps"].to_numpy(np.int64) == count, count)
+        timed_steps |= pd.MultiIndex.from_arrays([np.repeat(first, count), steps]).isin(
+            pd.MultiIndex.from_frame(listed[["step", "bwd_step"]])
+        )
+        host = _spread(
+            _block_sums(calls, "total_ns", where, np.int64), phases, blocks, timed_steps,
+            lambda a, b: (a // b).astype(float),
+        )  # fmt: skip
         bucket = max(1, math.ceil(len(steps) / max_points))
-        host_steps = np.repeat(host // count, count).astype(float)
         series = {
             "rank": int(r),
             "steps": steps[::bucket].tolist(),
-            "host_ns": _bucket_means(host_steps, bucket),
+            "host_ns": _bucket_means(host, bucket),
             "device_ns": None,
             "bucket": bucket,
         }
-        if device is not None:
-            series["device_ns"] = _bucket_means(np.repeat(np.floor(device / count), count), bucket)
+        gpu = data.gpu[data.gpu["rank"] == r]
+        if len(gpu):
+            arrived = where.isin(pd.MultiIndex.from_frame(gpu[["step", "last_step"]]))
+            fwd, bwd = _block_sums(gpu[gpu["node"] == node], "gpu_ns", where, float)
+            fwd[~arrived] = bwd[~arrived] = np.nan
+            device = _spread((fwd, bwd), phases, blocks, timed_steps, lambda a, b: np.floor(a / b))
+            series["device_ns"] = _bucket_means(device, bucket)
         out.append(series)
     return out

@@ -15,7 +15,8 @@ from .records import Int64, read_appended
 
 RECORD_COLUMNS = {
     "modules": ["rank", "writer", "id", "path", "type", "parent", "params"],
-    "blocks": ["rank", "writer", "step", "last_step"],
+    "blocks": ["rank", "writer", "step", "last_step", "bwd_steps"],
+    "backward_steps": ["rank", "writer", "step", "last_step", "bwd_step"],
     "calls": ["rank", "writer", "step", "last_step", "phase", "id", "calls", "total_ns", "self_ns"],
     "samples": ["rank", "writer", "phase", "id", "ns"],
     "gpu": ["rank", "writer", "step", "last_step", "phase", "id", "gpu_ns"],
@@ -38,7 +39,8 @@ class ModuleRecords:
     writer file only: every table carries the `writer` it came from."""
 
     modules: pd.DataFrame  # declarations, in declaration order
-    blocks: pd.DataFrame  # one per `calls` record: the steps it covers
+    blocks: pd.DataFrame  # one per `calls` record: the steps it covers, how many timed backward
+    backward_steps: pd.DataFrame  # the steps of a block listed in its `bwd_steps` (when it has it)
     calls: pd.DataFrame  # one per module and phase of a `calls` record (phase 0/1)
     samples: pd.DataFrame  # per-call durations of those entries
     gpu: pd.DataFrame  # `mgpu` entries
@@ -65,6 +67,7 @@ class _CallsRecord(msgspec.Struct, tag_field="k", tag="calls"):
     last_step: Int64
     fwd: list[tuple[Int64, Int64, Int64, Int64, list[Int64]]] = []
     bwd: list[tuple[Int64, Int64, Int64, Int64, list[Int64]]] = []
+    bwd_steps: list[Int64] | None = None  # absent: every step of the block timed backward
 
 
 class _ModuleGpuRecord(msgspec.Struct, tag_field="k", tag="mgpu"):
@@ -115,7 +118,7 @@ def _module_tables(
     """Columns of newly read records; `declared` (id -> path) is extended. Entries naming an id
     the file has not declared are skipped, as are second declarations of an id. Block entries
     are gathered as columns and checked in bulk: a long run has millions of samples."""
-    rows: dict[str, list] = {"modules": [], "blocks": [], "shapes": []}
+    rows: dict[str, list] = {"modules": [], "blocks": [], "backward_steps": [], "shapes": []}
     calls: dict[str, list] = {name: [] for name in _FILE_COLUMNS["calls"]}
     gpu: dict[str, list] = {name: [] for name in _FILE_COLUMNS["gpu"]}
     samples: list[list[int]] = []  # one list per `calls` row
@@ -131,7 +134,13 @@ def _module_tables(
                 (record.id, record.path, record.type, record.parent, record.params)
             )
         elif kind is _CallsRecord:
-            rows["blocks"].append((record.step, record.last_step))
+            first, last, listed = record.step, record.last_step, record.bwd_steps
+            if listed is None:
+                rows["blocks"].append((first, last, last - first + 1))
+            else:  # (each step once, and only the block's own)
+                timed = sorted({step for step in listed if first <= step <= last})
+                rows["blocks"].append((first, last, len(timed)))
+                rows["backward_steps"] += [(first, last, step) for step in timed]
             for phase, entries in enumerate((record.fwd, record.bwd)):
                 if entries:
                     ids, counts, totals, own, sampled = zip(*entries, strict=True)

@@ -41,6 +41,7 @@ def modules(
         "device": view["device"],
         "settings": profiler_settings(settings) if data.source == "collector" else [],
         "steps": view["steps"],
+        "backward_steps": view["backward_steps"],
         "total_rows": len(view["rows"]),
         "rows": view["rows"][:MAX_MODULE_ROWS],
         "warnings": tables.module_warnings,

@@ -300,7 +300,10 @@ def test_a_real_training_loop_profiled_with_module_profiler(tmp_path, make_clien
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
     x = torch.randn(4, 8)
     timer = MyTimer(tmp_path / "real", gpu=False)
-    with ModuleProfiler(model, timer, gpu=False, aggregate_steps=2, record_shapes=True):
+    profiler = ModuleProfiler(
+        model, timer, gpu=False, aggregate_steps=2, backward_every_n_steps=1, record_shapes=True
+    )
+    with profiler:
         for _ in range(REAL_STEPS):
             with timer.range("train"):  # a span: the first step has a start
                 model(x).square().mean().backward()
@@ -392,3 +395,137 @@ def test_numbered_siblings_in_numeric_order(tmp_path):
     assert tree["path"].tolist() == [
         "", "layers", "layers.0", "layers.1", "layers.2", "layers.10", "layers.10.fc",
     ]  # fmt: skip
+
+
+def _fwd(net: int, encoder: int, head: int) -> list:
+    return [[1, 1, net, net - encoder - head, [net]], [2, 1, encoder, encoder, [encoder]],
+            [3, 1, head, head, [head]]]  # fmt: skip
+
+
+def _bwd(net: int, encoder: int) -> list:
+    return [[1, 1, net, net - encoder, [net]], [2, 1, encoder, encoder, [encoder]]]
+
+
+SAMPLED_MODULES = [module(1, "", "Net", 0, 100), module(2, "encoder", "Encoder", 1, 60),
+                   module(3, "head", "Linear", 1, 40)]  # fmt: skip
+# Rank 0: six one-step blocks, backward timed on steps 1 and 4 only (backward_every_n_steps=3);
+# "head" runs in forward only.
+SAMPLED_RANK0 = [
+    *SAMPLED_MODULES,
+    *({"k": "calls", "step": step, "last_step": step, "fwd": _fwd(500, 300, 100),
+       "bwd": _bwd(*{1: (400, 300), 4: (600, 300)}[step]) if step in (1, 4) else [],
+       "bwd_steps": [step] if step in (1, 4) else []} for step in range(6)),
+]  # fmt: skip
+# Rank 1: one block of steps 0..3 (aggregate_steps=4) whose backward was timed on 1 and 3
+# (7 is not a step of the block: ignored).
+SAMPLED_RANK1 = [
+    *SAMPLED_MODULES,
+    {"k": "calls", "step": 0, "last_step": 3,
+     "fwd": [[1, 4, 2000, 800, [500] * 4], [2, 4, 800, 800, [200] * 4],
+             [3, 4, 400, 400, [100] * 4]],
+     "bwd": [[1, 2, 1000, 200, [500, 500]], [2, 2, 800, 800, [400, 400]]],
+     "bwd_steps": [3, 1, 7]},
+]  # fmt: skip
+
+
+@pytest.fixture
+def sampled_logdir(tmp_path):
+    write_rank(tmp_path / RUN, 0, [1000] * 6, SAMPLED_RANK0)
+    write_rank(tmp_path / RUN, 1, [2000] * 4, SAMPLED_RANK1)
+    return tmp_path
+
+
+def test_backward_timed_on_some_steps_is_scaled_to_all_of_them(sampled_logdir):
+    """Backward measured on 2 of 6 steps: its per-step mean, per-call mean and share of the
+    step are those of the 2 steps measured, not diluted by the 4 others."""
+    data = run_analysis.module_data(read(sampled_logdir))
+    view = module_view(data, rank=0)
+    assert view["backward_steps"] == [{"rank": 0, "timed": 2, "steps": 6}]
+    assert view["steps"] == [{"rank": 0, "steps": 6, "step_time_ns": 1000}]
+    model = rows_by_path(view)[""]
+    measured_per_step = (400 + 600) // 2
+    assert model["backward"] == {
+        "calls": 6, "total_ns": 6 * measured_per_step, "self_ns": 6 * 200, "mean_ns": 500,
+        "median_ns": 400, "p95_ns": 600, "std_ns": 100,
+        "pct_of_step": 50.0,  # 500 ns of each 1000 ns step, as on the steps measured
+        "gpu_total_ns": None, "gpu_mean_ns": None,
+    }  # fmt: skip
+    assert model["forward"]["total_ns"] == 6 * 500 and model["forward"]["pct_of_step"] == 50.0
+    assert model["total"]["total_ns"] == 6 * (500 + 500) and model["total"]["mean_ns"] == 1000
+    assert model["total"]["pct_of_step"] == 100.0
+    encoder = rows_by_path(view)["encoder"]["backward"]
+    assert (encoder["calls"], encoder["total_ns"], encoder["pct_of_step"]) == (6, 1800, 30.0)
+    assert rows_by_path(view)["head"]["backward"] is None
+
+    # an aggregated block, backward timed on 2 of its 4 steps
+    one = module_view(data, rank=1)
+    assert one["backward_steps"] == [{"rank": 1, "timed": 2, "steps": 4}]
+    backward = rows_by_path(one)[""]["backward"]
+    assert (backward["calls"], backward["total_ns"], backward["mean_ns"]) == (4, 2000, 500)
+    assert backward["pct_of_step"] == 25.0  # 500 of 2000 ns a step
+
+    both = module_view(data)  # each rank scaled by its own share, then summed
+    assert both["backward_steps"] == view["backward_steps"] + one["backward_steps"]
+    backward = rows_by_path(both)[""]["backward"]
+    assert (backward["calls"], backward["total_ns"]) == (6 + 4, 3000 + 2000)
+
+
+def test_records_timing_backward_on_every_step_are_not_scaled(module_logdir):
+    view = module_view(run_analysis.module_data(read(module_logdir)))
+    assert view["backward_steps"] == []
+
+
+def test_per_step_backward_only_on_the_steps_that_timed_it(sampled_logdir):
+    data = run_analysis.module_data(read(sampled_logdir))
+    model, head = data.node(""), data.node("head")
+
+    def host(node: int, phase: str, rank: int) -> list:
+        (series,) = module_step_series(data, node, phase, rank, 2000)
+        return series["host_ns"]
+
+    assert host(model, "forward", 0) == [500] * 6
+    assert host(model, "backward", 0) == [None, 400, None, None, 600, None]
+    assert host(model, "total", 0) == [None, 900, None, None, 1100, None]
+    assert host(head, "total", 0) == [100] * 6  # never called in backward: its forward
+    assert host(head, "backward", 0) == [None, 0, None, None, 0, None]
+    assert host(model, "forward", 1) == [500] * 4  # the block spread over its steps
+    assert host(model, "backward", 1) == [None, 500, None, 500]  # over its timed steps
+    assert host(model, "total", 1) == [None, 1000, None, 1000]
+    (bucketed,) = module_step_series(data, model, "backward", 0, 3)
+    assert bucketed["host_ns"] == [400, None, 600]  # steps without backward left out
+
+
+def test_modules_route_says_which_steps_timed_backward(sampled_logdir, make_client):
+    client = make_client(sampled_logdir)
+    answer = client.json("modules", run=RUN)
+    assert answer["backward_steps"] == [
+        {"rank": 0, "timed": 2, "steps": 6},
+        {"rank": 1, "timed": 2, "steps": 4},
+    ]
+    assert client.json("modules", run=RUN, rank="1")["backward_steps"] == [
+        {"rank": 1, "timed": 2, "steps": 4}
+    ]
+    steps = client.json("module_steps", run=RUN, rank="0", path="", phase="backward")
+    assert steps["series"][0]["host_ns"] == [None, 400, None, None, 600, None]
+
+
+def test_default_module_profiler_run_reads_with_backward_scaled(tmp_path, make_client):
+    """Collector to route with the default options: backward timed on steps 1 and 11 of 12,
+    counted as one backward call of each module per step, like forward."""
+    torch = pytest.importorskip("torch")
+    from torch import nn
+
+    from collectors import ModuleProfiler, MyTimer
+
+    model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+    timer = MyTimer(tmp_path / "sampled", gpu=False)
+    with ModuleProfiler(model, timer, gpu=False):
+        for _ in range(12):
+            model(torch.randn(4, 8)).square().mean().backward()
+            timer.step()
+    timer.close()
+    answer = make_client(tmp_path).json("modules", run="sampled")
+    assert answer["backward_steps"] == [{"rank": 0, "timed": 2, "steps": 12}]
+    rows = {row["path"]: row for row in answer["rows"]}
+    assert rows[""]["forward"]["calls"] == rows[""]["backward"]["calls"] == 12
+    assert rows["0"]["backward"]["calls"] == rows["0"]["total"]["calls"] == 12

@@ -103,8 +103,8 @@ def test_a_trace_without_stacks_has_no_modules(tmp_path, make_client):
     reason = answer.pop("empty_reason")
     assert answer == {
         "run": "plain", "rank": None, "source": None, "class_names": False, "phases": [],
-        "device": False, "settings": [], "steps": [], "rows": [], "total_rows": 0,
-        "warnings": [],
+        "device": False, "settings": [], "steps": [], "backward_steps": [], "rows": [],
+        "total_rows": 0, "warnings": [],
     }  # fmt: skip
     assert "its traces hold no module events" in reason and "with_stack=True" in reason
 
