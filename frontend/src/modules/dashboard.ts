@@ -13,6 +13,7 @@ import { seriesColor } from "../base/theme";
 import { fetchModuleSteps, fetchModules } from "./api";
 import { icicleChart } from "./icicle";
 import { moduleTree, visibleRows } from "./moduleTree";
+import { backwardStepsNote } from "./notes";
 import type {
   ModulePhase,
   ModulePhaseStats,
@@ -168,6 +169,10 @@ function sourceNote(answer: ModulesAnswer): HTMLElement {
   const children: (HTMLElement | string)[] = [
     source + (steps ? ` Covered steps — ${steps}.` : ""),
   ];
+  const backward = backwardStepsNote(answer.backward_steps, answer.steps.length);
+  if (backward) {
+    children.push(" ", h("span", { "data-testid": "module-backward-steps" }, backward));
+  }
   if (answer.class_names) {
     children.push(
       h(

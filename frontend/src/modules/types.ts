@@ -34,6 +34,13 @@ export interface ModuleStepTime {
   step_time_ns: number | null;
 }
 
+/** A rank whose backward was timed on `timed` of its `steps` covered steps only. */
+export interface ModuleBackwardSteps {
+  rank: number;
+  timed: number;
+  steps: number;
+}
+
 /** How ModuleProfiler ran on `ranks` (docs/HTTP_API.md, `modules` route, `settings`). */
 export interface ModuleSettings {
   ranks: number[];
@@ -56,6 +63,8 @@ export interface ModulesAnswer {
   device: boolean;
   settings: ModuleSettings[];
   steps: ModuleStepTime[];
+  /** Ranks whose backward was timed on some steps only; [] when on all (docs/HTTP_API.md). */
+  backward_steps: ModuleBackwardSteps[];
   total_rows: number;
   rows: ModuleRow[];
   warnings: string[];
