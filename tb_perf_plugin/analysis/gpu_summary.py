@@ -62,22 +62,6 @@ def _capability(entry: dict[str, Any]) -> str | None:
     return None if major is None or minor is None else f"{major}.{minor}"
 
 
-def _integral_within(ranges: list[tuple[int, int, float]], windows: Intervals) -> float:
-    """The integral of a piecewise-constant value (disjoint, sorted `ranges`, 0 outside them)
-    over the windows."""
-    if not ranges or not len(windows.start):
-        return 0.0
-    start, end, value = (np.array(column) for column in zip(*ranges, strict=True))
-    before = np.concatenate(([0.0], np.cumsum((end - start) * value)))
-
-    def integral_to(t: np.ndarray) -> np.ndarray:
-        i = np.searchsorted(start, t, "right") - 1  # the last range starting at or before t
-        inside = np.clip(t - start[np.maximum(i, 0)], 0, (end - start)[np.maximum(i, 0)])
-        return np.where(i >= 0, before[np.maximum(i, 0)] + value[np.maximum(i, 0)] * inside, 0.0)
-
-    return float((integral_to(windows.end) - integral_to(windows.start)).sum())
-
-
 def rank_gpu_summary(
     rank: int, traces: list[TraceTables], windows: list[tuple[int, int]]
 ) -> list[GpuSummary]:
@@ -105,12 +89,9 @@ def rank_gpu_summary(
         utilization = int(busy.measure_within(window.start, window.end).sum()) / total
         blocks = group["blocks_per_sm"].to_numpy(np.float64)
         positive = blocks > 0
-        sm_efficiency = (
-            _integral_within(
-                sm_efficiency_ranges(start[positive], end[positive], blocks[positive]), window
-            ) / total
-            if positive.any() else None
-        )  # fmt: skip
+        ranges = sm_efficiency_ranges(start[positive], end[positive], blocks[positive])
+        within = ranges.integral_to(window.end) - ranges.integral_to(window.start)
+        sm_efficiency = float(within.sum()) / total if positive.any() else None
         occupancy = group["occupancy"].to_numpy(np.float64)
         known = (occupancy >= 0) & (inside > 0)
         weight = inside[known].sum()

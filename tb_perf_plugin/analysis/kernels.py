@@ -107,6 +107,32 @@ def aggregate_kernels(kernels: pd.DataFrame, by_operator: bool = False) -> pd.Da
     return table[columns].reset_index(drop=True)
 
 
+@dataclass(frozen=True)
+class Piecewise:
+    """A value constant on disjoint ranges [start, end) in time order, 0 elsewhere: arrays,
+    not a list of tuples (a trace of 1e6 kernels has as many ranges)."""
+
+    start: np.ndarray  # int64 ns
+    end: np.ndarray
+    value: np.ndarray  # float64
+
+    def integral_to(self, t: np.ndarray) -> np.ndarray:
+        """The integral from before the first range to each time of `t`: the whole ranges
+        before it and the part of the one it falls in."""
+        start, end, value = self.start, self.end, self.value
+        if not len(start):
+            return np.zeros(len(t))
+        before = np.concatenate(([0.0], np.cumsum((end - start) * value)))
+        i = np.searchsorted(start, t, "right") - 1  # the last range starting at or before t
+        at = np.maximum(i, 0)
+        inside = np.clip(t - start[at], 0, (end - start)[at])
+        return np.where(i >= 0, before[at] + value[at] * inside, 0.0)
+
+    def bucket_means(self, edges: np.ndarray) -> np.ndarray:
+        """The time-weighted mean per bucket [edges[k], edges[k+1])."""
+        return np.diff(self.integral_to(edges)) / np.diff(edges)
+
+
 @dataclass
 class DeviceMetrics:
     """GPU metrics of one device over one trace window."""
@@ -115,7 +141,7 @@ class DeviceMetrics:
     window: tuple[int, int]
     bucket_ns: int
     utilization: list[tuple[int, float]]  # (bucket start, busy fraction), then (window end, 0)
-    sm_efficiency: list[tuple[int, int, float]]  # (start, end, estimate) where kernels run
+    sm_efficiency: Piecewise  # the estimate where kernels run
     tensor_core_pct: float  # of kernel time, by name heuristics
 
 
@@ -169,35 +195,17 @@ def device_metrics(trace: TraceTables, kernels: pd.DataFrame | None = None) -> l
     return out
 
 
-def bucket_means(ranges: list[tuple[int, int, float]], edges: np.ndarray) -> np.ndarray:
-    """Time-weighted mean of a piecewise-constant value (0 outside `ranges`: disjoint, in time
-    order, as `sm_efficiency_ranges` gives them) per bucket [edges[k], edges[k+1])."""
-    if not ranges:
-        return np.zeros(len(edges) - 1)
-    start, end, value = (np.array(column) for column in zip(*ranges, strict=True))
-    # the integral from the first range to each edge: the whole ranges before it, and the
-    # part of the one it falls in (O(ranges + edges); a ranges x edges matrix was 80 MB for a
-    # trace of 1e5 kernels)
-    before = np.concatenate(([0.0], np.cumsum((end - start) * value)))
-    inside = np.searchsorted(start, edges, side="right") - 1
-    at = np.maximum(inside, 0)
-    partial = (np.minimum(edges, end[at]) - start[at]) * value[at]
-    integral = before[at] + np.where(inside >= 0, partial, 0.0)
-    return np.diff(integral) / np.diff(edges)
-
-
 def sm_efficiency_ranges(
     start: np.ndarray, end: np.ndarray, blocks_per_sm: np.ndarray
-) -> list[tuple[int, int, float]]:
+) -> Piecewise:
     """Est. SM efficiency over time: where kernels run, the blocks per SM of all running
     kernels summed, capped at 1 (every SM has at least one block)."""
     if not len(start):
-        return []
+        return Piecewise(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
     times = np.concatenate([start, end])
     deltas = np.concatenate([blocks_per_sm, -blocks_per_sm])
     is_end = np.concatenate([np.zeros(len(start), bool), np.ones(len(end), bool)])
     order = np.lexsort((is_end, times))  # a start before an end at the same time
     times, level = times[order], np.cumsum(deltas[order])
     keep = np.flatnonzero((times[1:] > times[:-1]) & (level[:-1] > 1e-12))
-    values = np.minimum(level[keep], 1.0)
-    return list(zip(times[keep].tolist(), times[keep + 1].tolist(), values.tolist(), strict=True))
+    return Piecewise(times[keep], times[keep + 1], np.minimum(level[keep], 1.0))

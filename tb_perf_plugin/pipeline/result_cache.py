@@ -30,7 +30,7 @@ import shutil
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,9 @@ _GLOBALS = frozenset({
     ("pandas", "DataFrame"), ("pandas", "Series"), ("pandas", "Index"),
     ("pandas", "RangeIndex"), ("pandas", "MultiIndex"), ("pandas", "CategoricalIndex"),
     ("pandas", "Categorical"), ("pandas", "CategoricalDtype"), ("pandas", "StringDtype"),
-    ("pandas", "Timestamp"), ("pandas", "Timedelta"),
+    ("pandas", "Timestamp"), ("pandas", "Timedelta"), ("pandas", "BooleanDtype"),
+    *(("pandas", f"{kind}{bits}Dtype") for kind in ("Int", "UInt") for bits in (8, 16, 32, 64)),
+    ("pandas", "Float32Dtype"), ("pandas", "Float64Dtype"),
     ("builtins", "slice"), ("builtins", "complex"), ("builtins", "frozenset"),
     ("builtins", "set"), ("builtins", "bytearray"), ("builtins", "range"),
 })  # fmt: skip
@@ -84,6 +86,7 @@ class _ResultUnpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> Any:
         listed = (module, name) in _GLOBALS or module.startswith(_MODULES)
+        listed |= module == __name__ and name in ("_decoded_frame", "_decoded_dataclass")
         ours = module.startswith("tb_perf_plugin.")
         found = getattr(sys.modules.get(module), name, None)  # never imports
         if found is not None and (listed or (ours and isinstance(found, type))):
@@ -112,6 +115,91 @@ class _ResultPickler(pickle.Pickler):
                 raise pickle.PicklingError("a trace's tables that are not the run's")
             return ("trace", index)
         return None
+
+    def reducer_override(self, obj: Any) -> Any:
+        """Columns of strings or other objects as their distinct values and an array of codes
+        (out of band): unpickling a string per event was most of a large analysis' load time,
+        taking distinct values by code is not. Frames of plain numpy or string columns, and
+        dataclasses holding long lists of strings (pickle never offers lists themselves);
+        anything else as usual."""
+        if type(obj) is pd.DataFrame and len(obj) >= _CODED_MIN:
+            return _frame_reduce(obj)
+        if is_dataclass(obj) and not isinstance(obj, type):
+            return _dataclass_reduce(obj)
+        return NotImplemented
+
+
+_CODED_MIN = 4096  # values; shorter columns pickle as usual
+
+
+def _coded(values: Any) -> tuple[np.ndarray, np.ndarray] | None:
+    """(distinct values as an object array, int32 codes) of hashable values, each distinct
+    object kept as it is (None stays None, a NaN stays that NaN); None if any is unhashable."""
+    index: dict[Any, int] = {}
+    try:
+        codes = np.fromiter((index.setdefault(v, len(index)) for v in values), np.int32,
+                            count=len(values))  # fmt: skip
+    except TypeError:
+        return None
+    distinct = np.empty(len(index), dtype=object)
+    distinct[:] = list(index)
+    return distinct, codes
+
+
+def _frame_reduce(frame: pd.DataFrame) -> Any:
+    """A frame with a plain range index and unique column names as its columns (strings and
+    objects coded); any other frame as pandas pickles it."""
+    index = frame.index
+    plain = type(index) is pd.RangeIndex and index.start == 0 and index.step == 1
+    if not plain or not frame.columns.is_unique:
+        return NotImplemented
+    columns: list[tuple[Any, Any, bool, Any]] = []  # name, dtype, coded, values
+    for name in frame.columns:
+        column = frame[name]
+        dtype = column.dtype
+        if isinstance(dtype, pd.StringDtype):
+            codes, distinct = pd.factorize(column.array, use_na_sentinel=False)
+            values: Any = (np.asarray(distinct, dtype=object), codes.astype(np.int32))
+        elif dtype == np.dtype(object):
+            values = _coded(column.to_numpy()) or column.to_numpy()
+        else:
+            values = column.to_numpy() if isinstance(dtype, np.dtype) else column.array
+        columns.append((name, dtype, isinstance(values, tuple), values))
+    return (_decoded_frame, (columns, len(frame)))
+
+
+def _decoded_frame(columns: list[tuple[Any, Any, bool, Any]], rows: int) -> pd.DataFrame:
+    data = {}
+    for name, dtype, coded, values in columns:
+        if coded:
+            values = values[0][values[1]]
+        # the dtype given again: pandas would make object columns of strings "str" columns
+        data[name] = pd.Series(values, dtype=dtype, copy=False)
+    return pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
+
+
+def _dataclass_reduce(obj: Any) -> Any:
+    """A dataclass instance with a list of >= _CODED_MIN strings among its fields as its
+    fields, those lists coded; any other as usual."""
+    state = {f.name: getattr(obj, f.name) for f in fields(obj)}
+    long_lists = [k for k, v in state.items() if type(v) is list and len(v) >= _CODED_MIN
+                  and all(type(x) is str for x in v)]  # fmt: skip
+    if not long_lists:
+        return NotImplemented
+    for key in long_lists:
+        state[key] = _coded(state[key])
+    return (_decoded_dataclass, (type(obj), state, long_lists))
+
+
+def _decoded_dataclass(cls: Any, state: dict[str, Any], coded: list[str]) -> Any:
+    if not (isinstance(cls, type) and is_dataclass(cls)):  # a pickle names `cls`: only these
+        raise _RefusedGlobal(f"{cls!r:.200} as a dataclass")
+    obj = object.__new__(cls)
+    for key, value in state.items():
+        if key in coded:
+            value = value[0][value[1]].tolist()
+        object.__setattr__(obj, key, value)  # a frozen dataclass's too
+    return obj
 
 
 def result_key(kind: str, signature: tuple) -> str:
@@ -191,7 +279,8 @@ class ResultCache:
         evict_lru(self.root, self.max_bytes)
         try:
             return Stored(_read_entry(entry, traces))
-        except (OSError, ValueError):  # evicted or replaced meanwhile
+        except Exception as exc:  # evicted meanwhile, or a result this loader refuses
+            logger.warning("tb_perf: %s result not served from the cache (%s)", kind, exc)
             return None
 
     def _count(self, what: str) -> None:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.kernel_names import short_kernel_name
-from ..analysis.kernels import aggregate_kernels, bucket_means
+from ..analysis.kernels import aggregate_kernels
 from ..analysis.ncu import join_kernel_metrics
 from ..errors import InvalidArgument
 from ..params import limit_param, shown
@@ -57,7 +57,7 @@ def kernels(
             "start_ns": [str(t) for t in edges.tolist()],
             "utilization": [round(u, 6) for _, u in metrics.utilization],
             "est_sm_efficiency": [
-                round(v, 6) for v in bucket_means(metrics.sm_efficiency, edges)
+                round(v, 6) for v in metrics.sm_efficiency.bucket_means(edges).tolist()
             ] + [0.0],
             "tensor_core_pct": round(metrics.tensor_core_pct, 3),
         })  # fmt: skip

@@ -7,7 +7,7 @@ import os
 import numpy as np
 import pytest
 
-from tb_perf_plugin.analysis.kernels import bucket_means, device_metrics, kernel_table
+from tb_perf_plugin.analysis.kernels import Piecewise, device_metrics, kernel_table
 from tb_perf_plugin.analysis.tensor_cores import uses_tensor_cores
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import Kind
@@ -34,7 +34,14 @@ def test_gpu_metrics_match_the_golden_pair(shared_data):
     for (t, value), (ours_t, ours) in zip(utilization, metrics.utilization, strict=True):
         assert ours_t == t * 1000 and ours == pytest.approx(value, abs=1e-6)
     efficiency = series("GPU 0 Est. SM Efficiency", "Est. SM Efficiency", 10)
-    ours = [p for s, e, v in metrics.sm_efficiency for p in ((s, v), (e, 0.0))]
+    ranges = metrics.sm_efficiency
+    ours = [
+        p
+        for s, e, v in zip(
+            ranges.start.tolist(), ranges.end.tolist(), ranges.value.tolist(), strict=True
+        )
+        for p in ((s, v), (e, 0.0))
+    ]
     assert len(ours) == len(efficiency) == 60
     for (t, value), (ours_t, ours_value) in zip(efficiency, ours, strict=True):
         assert ours_t == t * 1000 and ours_value == pytest.approx(value, abs=1e-6)
@@ -120,7 +127,7 @@ def test_kernels_route_searches_and_groups_by_launching_operator(
     assert "group_by" in error["error"]["message"]
 
 
-def test_bucket_means_are_the_time_weighted_means_of_each_bucket():
+def test_piecewise_bucket_means_are_the_time_weighted_means_of_each_bucket():
     """Against the integral computed bucket by bucket, range by range, on random disjoint
     ranges and edges that start before and end after them."""
     rng = np.random.default_rng(7)
@@ -136,4 +143,5 @@ def test_bucket_means_are_the_time_weighted_means_of_each_bucket():
             sum(max(0, min(hi, e) - max(lo, s)) * v for s, e, v in ranges) / (hi - lo)
             for lo, hi in zip(edges[:-1].tolist(), edges[1:].tolist(), strict=True)
         ]
-        assert np.allclose(bucket_means(ranges, edges), expected, rtol=1e-12, atol=1e-12)
+        piecewise = Piecewise(*(np.array(column) for column in zip(*ranges, strict=True)))
+        assert np.allclose(piecewise.bucket_means(edges), expected, rtol=1e-12, atol=1e-12)

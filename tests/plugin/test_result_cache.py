@@ -11,8 +11,10 @@ import shutil
 import sys
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from tb_perf_plugin.analysis.critical_path import StepCriticalPath
 from tb_perf_plugin.pipeline import cache_keys, result_cache
 from tb_perf_plugin.pipeline.cache_keys import still_written
 from tb_perf_plugin.pipeline.result_cache import ResultCache, result_key
@@ -165,3 +167,39 @@ def test_entries_past_the_size_cap_are_evicted(tmp_path):
     assert len(left) == 1
     assert cache.load("kind", (("f3", 3, 3, False),), []) is not None
     shutil.rmtree(tmp_path / "results")
+
+
+def test_large_frames_and_string_lists_round_trip_exactly(tmp_path):
+    """Columns of strings and objects, and dataclasses' long lists of strings, are stored
+    coded (distinct values and codes): they come back equal, of the same dtypes, None as
+    None and NaN as NaN; an unhashable column is pickled as usual."""
+    n = 5000
+    rng = np.random.default_rng(3)
+    names = [f"aten::op{i}" for i in rng.integers(0, 40, n)]
+    mixed: list[object] = [None if i % 7 == 0 else float("nan") if i % 11 == 0 else f"x{i % 5}"
+                           for i in range(n)]  # fmt: skip
+    frame = pd.DataFrame({
+        "name": pd.array(names, dtype="str"),
+        "maybe": pd.array([None if i % 3 == 0 else s for i, s in enumerate(names)], dtype="str"),
+        "mixed": pd.Series(mixed, dtype=object),
+        "dims": pd.Series([[i % 3, 2] for i in range(n)], dtype=object),  # unhashable
+        "start": rng.integers(0, 10**12, n),
+        "count": pd.array([None if i % 5 == 0 else i for i in range(n)], dtype="Int64"),
+        "flag": rng.random(n) < 0.5,
+    })  # fmt: skip
+    path = StepCriticalPath(
+        rank=0, step=1, start_ns=0, duration_ns=n, length_ns=n, rows=np.arange(n),
+        ns=np.ones(n, np.int64), category=["cpu", "compute"] * (n // 2), kind=["work"] * n,
+        at_ns=np.arange(n), names=names, dropped_edges=0,
+    )  # fmt: skip
+    cache = ResultCache(tmp_path)
+    found = cache.store("kind", (("f", 1, 1, False),), {"frame": frame, "path": path}, [])
+    assert found is not None
+    back = found.value
+    pd.testing.assert_frame_equal(back["frame"], frame, check_exact=True)
+    assert [type(v) for v in back["frame"]["mixed"]] == [type(v) for v in mixed]
+    restored = back["path"]
+    assert isinstance(restored, StepCriticalPath)
+    for field in ("category", "kind", "names", "rank", "length_ns"):
+        assert getattr(restored, field) == getattr(path, field), field
+    assert np.array_equal(restored.rows, path.rows)
