@@ -3,6 +3,7 @@ and the bad inputs it must survive (exceptions, recursion, hooks removed, a mode
 
 from __future__ import annotations
 
+import copy
 import json
 import warnings
 from collections import defaultdict
@@ -246,13 +247,14 @@ def test_hooks_removed_mid_run_and_model_changed_between_steps(tmp_path):
     original_forward = model.forward
     model.forward = lambda x: model.extra(original_forward(x))
     train(model, timer, steps=2)
-    # Detach from inside a forward: the open calls are dropped with a warning, never kept.
+    # Detach from inside a forward: the open calls are dropped, never kept.
     model.extra.register_forward_pre_hook(lambda module, args: profiler.detach())
-    with pytest.warns(RuntimeWarning, match="still open"):
-        model(torch.randn(2, 8))
+    model(torch.randn(2, 8))
     timer.close()
     modules, calls = parsed(tmp_path)
     assert [r["step"] for r in calls] == [0, 1, 2, 3, 4]  # 4: the calls finished before detach
+    assert {"", "head"} <= by_path(modules, calls[4]["fwd"]).keys()  # (inside the lambda)
+    assert "extra" not in by_path(modules, calls[4]["fwd"])  # ran from its detaching hook
     assert by_path(modules, calls[1]["fwd"]).keys() >= {"", "head"}
     assert calls[1]["bwd"] == []  # detached before backward ran
     heads = [m["id"] for m in modules.values() if m["path"] == "head"]
@@ -260,6 +262,52 @@ def test_hooks_removed_mid_run_and_model_changed_between_steps(tmp_path):
     later = by_path(modules, calls[3]["fwd"])
     assert later["extra"][1] == 1 and modules[later["extra"][0]]["parent"] != 0
     assert [e[0] for e in calls[3]["fwd"] if modules[e[0]]["path"] == "head"] == [heads[1]]
+
+
+def test_forward_replaced_before_or_after_attaching(tmp_path):
+    """A module whose instance forward was replaced before attaching (accelerate does so) is
+    timed with hooks, its open calls dropped with a warning at a detach mid-forward; a
+    wrapper set over ours after attaching keeps working after detach, ours switched off."""
+    model = ResidualNet(blocks=1)
+    for patched in (model, model.head):
+        patched.forward = patched.forward  # an instance forward, as a patcher would set
+    timer = MyTimer(tmp_path, gpu=False)
+    profiler = ModuleProfiler(model, timer, gpu=False, backward_every_n_steps=1).attach()
+    assert list(model.head._forward_hooks) and "forward" in vars(model.embed)
+    wrapped = model.embed.forward
+    model.embed.forward = lambda x: wrapped(x) + 0  # set over ours
+    train(model, timer, steps=2)
+    model.head.register_forward_hook(lambda module, args, output: profiler.detach())
+    with pytest.warns(RuntimeWarning, match="1 module call.* still open"):
+        model(torch.randn(2, 8))  # the model's own call is open
+    assert (
+        not model.head._forward_pre_hooks
+        and not model._forward_hooks
+        and "forward" not in vars(model.blocks[0])
+    )
+    assert model.embed(torch.ones(1, 8)).shape == (1, 16)  # theirs, over ours switched off
+    timer.close()
+    modules, calls = parsed(tmp_path)
+    for record in calls[:2]:
+        fwd, bwd = by_path(modules, record["fwd"]), by_path(modules, record["bwd"])
+        assert fwd["head"][1] == fwd["embed"][1] == fwd[""][1] == 1
+        assert bwd["head"][1] == bwd["embed"][1] == 1
+    assert "" not in by_path(modules, calls[2]["fwd"])
+
+
+def test_a_deepcopy_of_a_profiled_model_runs_its_own_weights(tmp_path):
+    """An EMA copy made while profiling (copy.deepcopy) computes with its own parameters."""
+    model = ResidualNet(blocks=1)
+    timer = MyTimer(tmp_path, gpu=False)
+    x = torch.randn(2, 8)
+    with ModuleProfiler(model, timer, gpu=False):
+        ema = copy.deepcopy(model)
+        with torch.no_grad():
+            for p in ema.parameters():
+                p.zero_()
+        assert torch.equal(ema(x), torch.zeros(2, 1))
+        assert not torch.equal(model(x), torch.zeros(2, 1))
+    timer.close()
 
 
 def test_every_n_steps_removes_hooks_in_between_and_aggregate_blocks(tmp_path):
