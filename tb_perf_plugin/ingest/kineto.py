@@ -14,10 +14,12 @@ accelerators. All output times are int64 Unix-epoch nanoseconds on the tracing h
 from __future__ import annotations
 
 import contextlib
+import mmap
 import multiprocessing
 import multiprocessing.connection
 import os
 import re
+import struct
 import sys
 import threading
 import zlib
@@ -111,16 +113,20 @@ def read_trace(
     """Parse one trace file into tables; `on_progress(n)` is called with decompressed bytes.
 
     With `helper` (None: where `_helper_worthwhile` says so), a forked helper process reads the
-    same file and decodes one chunk in three while this one decodes the rest: both find the same
-    chunk boundaries, so nothing but the helper's finished columns crosses between them. About
-    1.3x faster on two cores. A trace the split cannot handle is read again in one process.
+    file and decodes one chunk in three while this one decodes the rest: both see the same
+    blocks, so they find the same chunk boundaries, and nothing but the helper's finished
+    columns crosses between them. A gzipped file is inflated by the helper alone, which hands
+    this process the inflated blocks through shared memory (`_InflatedRing`). A trace the split
+    cannot handle is read again in one process.
     """
     if helper is None:
         helper = _helper_worthwhile(path)
     if helper:
         try:
             with _ChunkHelper(path, max_bytes, chunk_bytes) as chunk_helper:
-                columns, outer = _decode_stream(path, max_bytes, on_progress, chunk_bytes, 0)
+                columns, outer = _decode_stream(
+                    path, max_bytes, on_progress, chunk_bytes, 0, chunk_helper.blocks()
+                )
                 columns.merge(chunk_helper.result())
                 return _tables(columns, outer)
         except NeedsOneProcess:
@@ -135,14 +141,17 @@ def _decode_stream(
     on_progress: Callable[[int], None] | None,
     chunk_bytes: int,
     share: int | None,
+    blocks: Iterator[bytes] | None = None,
 ) -> tuple[TraceColumns, Outer]:
     """Decode the file's events chunk by chunk. With `share` 0 (this process) or 1 (the
-    helper), only the chunks `_decoded_by` gives it; share 1 also skips the document's tail."""
+    helper), only the chunks `_decoded_by` gives it; share 1 also skips the document's tail.
+    `blocks`: the file's inflated bytes, when another process inflates them."""
     name = os.path.basename(path)
     meta = TraceMeta(path=path)
     columns = TraceColumns(meta)
     columns.pairs_begin_end = share is None
-    blocks = _decompressed_blocks(path, max_bytes, min(chunk_bytes, 4 << 20))
+    if blocks is None:
+        blocks = _block_source(path, max_bytes, chunk_bytes)
     chunk = 0
     try:
         header, buffer, bare = _read_header(blocks, name, on_progress)
@@ -217,27 +226,121 @@ def _decompressed_size(path: str) -> int:
         return int.from_bytes(handle.read(4), "little")
 
 
+def _block_source(path: str, max_bytes: int, chunk_bytes: int) -> Iterator[bytes]:
+    return _decompressed_blocks(path, max_bytes, min(chunk_bytes, 4 << 20))
+
+
+_LENGTH = struct.Struct("<q")
+_DONE, _FAILED = -1, -2  # in place of a block's length
+RING_BYTES = 64 << 20  # inflated bytes the helper may be ahead of this process by
+
+
+class _InflatedRing:
+    """The helper's inflated blocks handed to this process in shared memory (mapped before the
+    fork), so only one process gunzips the file: the helper writes each block into the ring and
+    its length into one pipe; this process copies it out and says how far it has taken in the
+    other. The helper waits only when it is a whole ring ahead."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.memory = mmap.mmap(-1, size)  # anonymous and shared: the child writes, we read
+        self.ready_r, self.ready_w = os.pipe()
+        self.taken_r, self.taken_w = os.pipe()
+
+    def close(self, *fds: int) -> None:
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def publish(self, blocks: Iterator[bytes]) -> Iterator[bytes]:
+        """The helper's side: each block written to the ring, then passed on (the helper
+        decodes its share from them). A failure is signalled before it propagates."""
+        written = taken = 0
+        try:
+            for block in blocks:
+                while written + len(block) - taken > self.size:
+                    taken = _read_length(self.taken_r)
+                self._copy_in(written, block)
+                written += len(block)
+                os.write(self.ready_w, _LENGTH.pack(len(block)))
+                yield block
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.write(self.ready_w, _LENGTH.pack(_FAILED))
+            raise
+        os.write(self.ready_w, _LENGTH.pack(_DONE))
+
+    def blocks(self) -> Iterator[bytes]:
+        """This process's side: the blocks in order; `NeedsOneProcess` if the helper failed or
+        died (the file is then read again here, which says what is wrong with it)."""
+        taken = 0
+        while (length := _read_length(self.ready_r)) != _DONE:
+            if length < 0:
+                raise NeedsOneProcess("the helper could not inflate the file")
+            block = self._copy_out(taken, length)
+            taken += length
+            with contextlib.suppress(BrokenPipeError):  # a helper past its last block
+                os.write(self.taken_w, _LENGTH.pack(taken))
+            yield block
+
+    def _copy_in(self, at: int, block: bytes) -> None:
+        start, view = at % self.size, memoryview(block)
+        first = min(len(block), self.size - start)
+        self.memory[start : start + first] = view[:first]
+        self.memory[: len(block) - first] = view[first:]
+
+    def _copy_out(self, at: int, length: int) -> bytes:
+        start = at % self.size
+        first = min(length, self.size - start)
+        return self.memory[start : start + first] + self.memory[: length - first]
+
+
+def _read_length(fd: int) -> int:
+    data = os.read(fd, _LENGTH.size)  # written whole (< PIPE_BUF), so read whole
+    if len(data) != _LENGTH.size:
+        raise NeedsOneProcess("the helper process ended early")
+    value: int = _LENGTH.unpack(data)[0]
+    return value
+
+
+def _is_gzip(path: str) -> bool:
+    with open_input(path, None) as handle:
+        return handle.read(2) == b"\x1f\x8b"
+
+
 class _ChunkHelper:
     """A forked process decoding its share of a trace's chunks into columns of its own, handed
-    back by `result()`. Lives only inside a `with` block."""
+    back by `result()`, and inflating a gzipped file for both (`blocks()`). Lives only inside a
+    `with` block."""
 
     def __init__(self, path: str, max_bytes: int, chunk_bytes: int) -> None:
         self._args = (path, max_bytes, chunk_bytes)
+        self._ring = _InflatedRing(RING_BYTES) if _is_gzip(path) else None
 
     def __enter__(self) -> _ChunkHelper:
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe(duplex=False)
         self._process = context.Process(
-            target=_helper_main, args=(child, *self._args), name="tb_perf trace decode"
-        )
+            target=_helper_main, args=(child, *self._args, self._ring),
+            name="tb_perf trace decode",
+        )  # fmt: skip
         try:
             self._process.start()
         except (AssertionError, OSError) as exc:  # e.g. a daemonic caller may have no children
             self._conn.close()
+            if self._ring is not None:
+                self._ring.close(self._ring.ready_r, self._ring.ready_w, self._ring.taken_r,
+                                 self._ring.taken_w)  # fmt: skip
             raise NeedsOneProcess(f"no helper process: {exc}") from None
         finally:
             child.close()
+        if self._ring is not None:
+            self._ring.close(self._ring.ready_w, self._ring.taken_r)  # the helper's ends
         return self
+
+    def blocks(self) -> Iterator[bytes] | None:
+        """The inflated blocks of a gzipped file, from the helper; None: read the file here."""
+        return None if self._ring is None else self._ring.blocks()
 
     def result(self) -> dict[str, Any]:
         try:
@@ -255,13 +358,24 @@ class _ChunkHelper:
         if self._process.is_alive():  # this side failed first: the helper's work is not needed
             self._process.kill()
             self._process.join()
+        if self._ring is not None:
+            self._ring.close(self._ring.ready_r, self._ring.taken_w)
+            self._ring.memory.close()
 
 
 def _helper_main(
-    conn: multiprocessing.connection.Connection, path: str, max_bytes: int, chunk_bytes: int
+    conn: multiprocessing.connection.Connection,
+    path: str,
+    max_bytes: int,
+    chunk_bytes: int,
+    ring: _InflatedRing | None,
 ) -> None:
     try:
-        columns, _ = _decode_stream(path, max_bytes, None, chunk_bytes, 1)
+        blocks = None
+        if ring is not None:
+            ring.close(ring.ready_r, ring.taken_w)  # the parent's ends
+            blocks = ring.publish(_block_source(path, max_bytes, chunk_bytes))
+        columns, _ = _decode_stream(path, max_bytes, None, chunk_bytes, 1, blocks)
         outcome: dict[str, Any] | str = columns.export()
     except Exception as exc:  # reported to the parent, which then reads in one process
         outcome = f"{type(exc).__name__}: {exc}"

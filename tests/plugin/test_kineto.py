@@ -162,6 +162,25 @@ def test_helper_process_reads_the_same_tables(shared_data, relative):
     _same_tables(alone, split)
 
 
+def test_helper_inflating_through_a_small_ring_gives_the_same_tables(shared_data, monkeypatch):
+    """The helper inflates a gzipped trace for both processes through a ring barely larger than
+    a block, so it wraps and waits for this process at nearly every block."""
+    monkeypatch.setattr(kineto, "RING_BYTES", 300 << 10)  # blocks of 256 KiB below
+    path = str(shared_data / REAL_TRACES[0])
+    assert path.endswith(".gz")
+    alone = read_trace(path, chunk_bytes=256 << 10, helper=False)
+    split = read_trace(path, chunk_bytes=256 << 10, helper=True)
+    _same_tables(alone, split)
+
+
+def test_a_damaged_gzip_read_with_the_helper_says_what_is_wrong(shared_data, tmp_path):
+    data = (shared_data / REAL_TRACES[0]).read_bytes()
+    cut = tmp_path / "cut.pt.trace.json.gz"
+    cut.write_bytes(data[: len(data) // 2])
+    with pytest.raises(Unreadable, match="truncated gzip"):
+        read_trace(str(cut), chunk_bytes=256 << 10, helper=True)
+
+
 def test_helper_falls_back_where_chunks_cannot_be_split(tmp_path):
     """B/E pairs across chunks, and strings holding what looks like an event boundary."""
     boundary_lookalike = '"}, {"'
@@ -175,6 +194,7 @@ def test_helper_falls_back_where_chunks_cannot_be_split(tmp_path):
                  {"ph": "E", "name": "outer", "pid": 1, "tid": 2, "ts": 9000}]  # fmt: skip
     for events in (tricky, begin_end):
         path = _write(tmp_path / "t.json", {"traceEvents": events, "tb_perf": {"rank": 3}})
+        # gzipped (`_write`): the helper inflates it for both processes
         alone = read_trace(path, chunk_bytes=16 << 10, helper=False)
         split = read_trace(path, chunk_bytes=16 << 10, helper=True)
         _same_tables(alone, split)
