@@ -4,11 +4,12 @@ trace cache, so a TensorBoard restart answers every route without computing anyt
 
 An entry is a pickle (protocol 5) whose numpy buffers are written out of band into one file,
 memory-mapped on load: arrays come back read-only and shared with the page cache, the way the
-trace cache's columns do, at the cost of one file descriptor per entry. The run's trace tables
-are not copied in: a result that holds them (the timeline does) stores each as its index among
-the run's traces, and gets the tables read this time back. Loading admits only the classes a
-result is made of (tb_perf_plugin's, numpy's and pandas' classes):
-the cache directory is outside the logdir but may be shared.
+trace cache's columns do, at the cost of one file descriptor per entry. Large columns of
+strings are stored as their distinct values and codes (`_ResultPickler.reducer_override`). The
+run's trace tables are not copied in: a result that holds them (the timeline does) stores each
+as its index among the run's traces, and gets the tables read this time back. Loading admits
+only what results are made of (tb_perf_plugin's classes, listed numpy, pandas and builtin
+names): the cache directory is outside the logdir but may be shared.
 
 The key is the result's kind, the run version it was computed from (`RunStore.derived`'s
 signature: every file's path, size and modification time, which also covers the trace
