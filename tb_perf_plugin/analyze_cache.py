@@ -36,7 +36,8 @@ def answer_entry(args: argparse.Namespace, run: Run) -> Path | None:
         return None
     snapshots = tuple((path, *file_version(path)) for path in sorted(run.snapshots))
     arguments = (os.getcwd(), args.run, args.logdir, args.job, args.rank, args.top)
-    name = entry_name("analyze", arguments, signature, snapshots)
+    settings = (os.environ.get("TB_PERF_MAX_FILE_MB"), follow_links_from_env())  # as the store's
+    name = entry_name("analyze", arguments, settings, signature, snapshots)
     return default_cache_dir() / "results" / name
 
 

@@ -99,7 +99,8 @@ class RunStore:
         self.inline_wait_s = inline_wait_s
         self.cache_dir = cache_dir
         self.trace_cache = TraceCache(cache_dir)
-        self.result_cache = ResultCache(cache_dir)
+        # what the store reads depends on these too: results read under others are not served
+        self.result_cache = ResultCache(cache_dir, settings=(max_file_bytes, self.follow_links))
         self._executor = LazyExecutor(executor)
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}

@@ -203,10 +203,10 @@ def _decoded_dataclass(cls: Any, state: dict[str, Any], coded: list[str]) -> Any
     return obj
 
 
-def result_key(kind: str, signature: tuple) -> str:
-    """The entry of a result: its kind and run version, this code, and the libraries its
-    pickle is made of."""
-    return entry_name(kind, signature, np.__version__, pd.__version__)
+def result_key(kind: str, signature: tuple, settings: tuple = ()) -> str:
+    """The entry of a result: its kind, run version and reading settings, this code, and the
+    libraries its pickle is made of."""
+    return entry_name(kind, signature, settings, np.__version__, pd.__version__)
 
 
 @dataclass(frozen=True)
@@ -230,16 +230,22 @@ class ResultCache:
     written means results are computed again on every start (the trace cache warns once)."""
 
     def __init__(
-        self, cache_dir: str | os.PathLike | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+        self,
+        cache_dir: str | os.PathLike | None = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        settings: tuple = (),
     ) -> None:
+        """`settings`: what else the results depend on (the store's file size limit and
+        whether links are followed), part of every key."""
         self.root = (Path(cache_dir) if cache_dir is not None else default_cache_dir()) / "results"
         self.max_bytes = max_bytes
+        self.settings = settings
         self.counts = CacheCounts()
         self._lock = threading.Lock()
 
     def load(self, kind: str, signature: tuple, traces: list[TraceTables]) -> Stored | None:
         """The stored result of `kind` for this run version, None on a miss."""
-        entry = self.root / result_key(kind, signature)
+        entry = self.root / result_key(kind, signature, self.settings)
         if not entry.is_dir():
             self._count("misses")
             return None
@@ -262,7 +268,7 @@ class ResultCache:
         cannot be pickled, an unwritable cache)."""
         if still_written(signature):
             return None
-        entry = self.root / result_key(kind, signature)
+        entry = self.root / result_key(kind, signature, self.settings)
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", dir=self.root))

@@ -33,10 +33,10 @@ def run_dir(tmp_path):
     return shutil.copytree(REPO / "sample_runs" / "ddp_traced", tmp_path / "ddp_traced")
 
 
-def _child(*args: str) -> tuple[str, str]:
+def _child(*args: str, env: dict[str, str] | None = None) -> tuple[str, str]:
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, check=True,
-        cwd=os.getcwd(), timeout=300,
+        cwd=os.getcwd(), timeout=300, env={**os.environ, **(env or {})},
     )  # fmt: skip
     return done.stdout, done.stderr.strip().splitlines()[-1]
 
@@ -56,6 +56,11 @@ def test_other_arguments_and_a_changed_file_compute_again(run_dir, capsys):
     out, status = _child("analyze", str(run_dir), "--format", "json", "--rank", "1")
     assert "tb_perf_plugin.store" in status  # another rank: not the kept answer
     assert json.loads(out)["rank"] == 1 and whole["rank"] is None
+
+    _, status = _child(
+        "analyze", str(run_dir), "--format", "json", env={"TB_PERF_MAX_FILE_MB": "1000"}
+    )  # fmt: skip  (may read other files)
+    assert "tb_perf_plugin.store" in status
 
     timer = next(run_dir.rglob("*.timer.jsonl"))
     os.utime(timer, ns=(1, 1))  # another version of the run

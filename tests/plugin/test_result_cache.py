@@ -65,7 +65,8 @@ def test_a_stored_result_is_served_read_only_with_the_tables_read(tmp_path):
 
 def _entry(cache_dir, kind: str, store: RunStore, run) -> str:
     tables = store.tables(run)
-    return os.path.join(cache_dir, "results", result_key(kind, tables.signature))
+    key = result_key(kind, tables.signature, store.result_cache.settings)
+    return os.path.join(cache_dir, "results", key)
 
 
 @pytest.mark.parametrize("damage", ["truncated_buffers", "garbage_pickle", "missing_index"])
@@ -139,6 +140,17 @@ def test_results_of_files_still_being_written_are_not_stored(tmp_path):
     assert cache.store("kind", (("rank0.timer.jsonl", 10, 1, False),), {"x": 1}, [])
     found = cache.load("kind", (("rank0.timer.jsonl", 10, 1, False),), [])
     assert found is not None and found.value == {"x": 1}
+
+
+def test_results_read_under_other_settings_are_not_served(tmp_path):
+    """A store with another file size limit (or link policy) may read other files."""
+    first = RunStore(str(SAMPLE_RUNS), cache_dir=str(tmp_path))
+    first.module_data(first.find_run("ddp_modules"))
+    first.close()
+    other = RunStore(str(SAMPLE_RUNS), cache_dir=str(tmp_path), max_file_bytes=10**9)
+    other.module_data(other.find_run("ddp_modules"))
+    assert other.result_cache.counts.misses == 1 and other.result_cache.counts.hits == 0
+    other.close()
 
 
 def test_a_change_of_the_code_misses(tmp_path, monkeypatch):
