@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import atexit
 import fnmatch
-import functools
 import json
 import types
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial, update_wrapper
 from time import perf_counter_ns
 from typing import Any
 
@@ -195,6 +195,7 @@ class ModuleProfiler:
         self._grad_enabled = torch.is_grad_enabled
         self._queue_callback = torch.autograd.Variable._execution_engine.queue_callback
         self._events, gpu_status = pick_event_backend(self._gpu_request)
+        self._reached = self._stamping_hook()
         self._file = self.timer.writer.record_file("modules")
         sampled = self.backward and self.backward_every_n_steps > 1
         self._blocks = BlockWriter(self._file, self.aggregate_steps, self._events, sampled)
@@ -401,7 +402,7 @@ class ModuleProfiler:
                     mark_outputs(module_id, t0, t1, output)
                 return output
 
-        functools.update_wrapper(timed, forward)  # its signature, name and docs
+        update_wrapper(timed, forward)  # its signature, name and docs
         method = types.MethodType(timed, module)
         module.forward = method
         return _WrappedForward(module, method, on)
@@ -462,10 +463,13 @@ class ModuleProfiler:
 
     def _mark_outputs(self, module_id: int, t0: int, t1: int, output: Any) -> None:
         """Mark the nodes where this call's backward starts: its outputs' `grad_fn`s."""
-        nodes = {id(t.grad_fn): t.grad_fn for t in _tensors(output) if t.grad_fn is not None}
+        nodes: list[Any] = []
+        for tensor in _tensors(output):
+            node = tensor.grad_fn
+            if node is not None and not any(node is known for known in nodes):
+                nodes.append(node)
         if nodes:
-            starts = tuple(self._node_stamps(node) for node in nodes.values())
-            self._bwd_marked.append((module_id, t0, t1, starts))
+            self._bwd_marked.append((module_id, t0, t1, tuple(map(self._node_stamps, nodes))))
 
     def _node_stamps(self, node: Any) -> tuple[list[int], list[Any] | None]:
         """When the engine reached `node` (times, and device events with a GPU): kept on the
@@ -476,17 +480,19 @@ class ModuleProfiler:
         stamps = metadata.get(_NODE_STAMPS)
         if stamps is None:
             stamps = metadata[_NODE_STAMPS] = ([], None if self._events is None else [])
-            node.register_prehook(self._stamping_hook(*stamps))
+            node.register_prehook(partial(self._reached, stamps))
         return stamps
 
-    def _stamping_hook(self, times: list[int], events: list[Any] | None) -> Any:
+    def _stamping_hook(self) -> Any:
+        """The node hook, `reached(stamps, grads)` (bound to a node's stamps with `partial`,
+        cheaper than a closure per node): it appends the time (and an event)."""
         clock, pass_open = perf_counter_ns, self._pass_open
         queue_callback, pass_finished = self._queue_callback, self._backward_finished
         backend = self._events
-        if events is None or backend is None:  # (events are collected only with a backend)
+        if backend is None:
 
-            def reached(_grads: Any) -> None:
-                times.append(clock())
+            def reached(stamps: tuple[list[int], Any], _grads: Any) -> None:
+                stamps[0].append(clock())
                 if not pass_open[0]:  # the first node of a backward pass
                     pass_open[0] = True
                     queue_callback(pass_finished)
@@ -494,9 +500,9 @@ class ModuleProfiler:
         else:
             record = backend.record
 
-            def reached(_grads: Any) -> None:
-                times.append(clock())
-                events.append(record())
+            def reached(stamps: tuple[list[int], Any], _grads: Any) -> None:
+                stamps[0].append(clock())
+                stamps[1].append(record())
                 if not pass_open[0]:
                     pass_open[0] = True
                     queue_callback(pass_finished)
