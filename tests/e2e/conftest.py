@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE_RUNS = REPO / "sample_runs"
@@ -35,6 +36,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 STARTUP_TIMEOUT_S = 60
+# How long a page action or `expect` waits for what it looks for (Playwright's default is 5 s):
+# the tests check what the pages show, not how fast a busy machine computes it (a first
+# Overview of a run is computed, stored and loaded while the page polls its 202s).
+WAIT_MS = 60_000
+expect.set_options(timeout=WAIT_MS)
 
 
 @dataclass(frozen=True)
@@ -145,6 +151,7 @@ def page(chromium_browser):
     """A fresh browser context per test: no shared storage, hash or theme between tests."""
     context = chromium_browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     yield page
