@@ -1,20 +1,27 @@
-"""A 256-rank run through the local process pool and through a Dask LocalCluster.
+"""A many-rank run through the local process pool and through a Dask LocalCluster.
 
     python benchmarks/scale.py [--ranks 256] [--workers 1,2] [--skip-dask] [--json]
 
 The run: the real NCCL trace of ../shared/data (HolisticTraceAnalysis' nccl_data.json.gz,
-9.8 MB of JSON, 40,573 events) replicated once per rank, each copy with its own rank in
-`distributedInfo` and its own clock skew (`baseTimeNanoseconds` moved by up to ±5 ms),
-generated once into $TB_PERF_BENCH_DIR/scale<N>/.
+9.8 MB of JSON, 40,573 events, 3 profiler steps) replicated once per rank, each copy with its
+own rank in `distributedInfo` and its own clock skew (`baseTimeNanoseconds` moved by up to
+±5 ms); rank STRAGGLER's copy is stretched (every event STRETCH times as long and as far from
+the trace's start), the planted straggler the heatmap and the findings must name. Generated
+once into $TB_PERF_BENCH_DIR/scale<N>/.
 
 Each configuration is one fresh process (benchmarks/_measure.py) that builds a RunStore on a
-fresh cache and times, in the serving process: reading the run's tables (every trace parsed by
-the executor's workers; with Dask they come back packed and the serving process caches them),
-then building the timeline from them. It reports the wall times, the serving process' peak RSS
-(VmHWM) and what it holds at the end (anonymous memory vs. the cache's memory-mapped files),
-and every worker's peak RSS (VmHWM) and how far above its idle RSS it went (a Dask
-worker's RSS before the run; for pool processes, which start on demand, the one-rank process'
-RSS after the same imports).
+fresh cache and times, in the serving process, what a user opening the run waits for:
+  tables    every trace parsed by the executor's workers (with Dask they come back packed and
+            the serving process caches them)
+  overview  the first Overview: its summary, the findings and the rank heatmap
+  timeline  the Timeline's meta (its levels built)
+  tiles     TILES tile requests of TILE_LANES lanes (whole ranks picked at random) over random
+            windows: their p95
+For each phase its wall time and the serving process' peak RSS during it (VmHWM, reset before
+the phase through /proc/self/clear_refs); what the process holds at the end (anonymous memory
+vs. the cache's memory-mapped files); every worker's peak RSS (VmHWM) and how far above its
+idle RSS it went (a Dask worker's RSS before the run; for pool processes, which start on
+demand, the one-rank process' RSS after the same imports).
 
 Anchors, measured in the same run:
   one rank      parsing one rank's trace alone in a fresh process: its added peak RSS is one
@@ -22,6 +29,8 @@ Anchors, measured in the same run:
   1 worker      the same configuration with one worker (the time ratio is the speed-up)
 Targets (issue 9): every worker's peak RSS above its idle RSS <= 2 x one rank's working set
 (bounded by a rank, not by the job); 2 workers faster than 1 (wall time of the table read).
+Targets (issue 23): the serving process' peak <= 1.5 GB at 1,024 ranks and <= 1.2 x its
+256-rank value; tile p95 <= 150 ms; the straggler found by the heatmap and the findings.
 """
 
 from __future__ import annotations
@@ -42,6 +51,7 @@ from _measure import (  # noqa: E402
     bench_dir,
     load_trace,
     loadavg,
+    percentile,
     proc_fields,
     run_child,
     shared_trace,
@@ -49,25 +59,33 @@ from _measure import (  # noqa: E402
 
 SOURCE = "nccl_parser_config/nccl_data.json.gz"
 SKEW_NS = 5_000_000
+STRAGGLER = 37  # this rank's events are STRETCH times longer and further apart
+STRETCH = 1.3
+TILES = 60
+TILE_LANES = 8
 
 
 def generate(ranks: int) -> Path:
     """The logdir holding run `scale<ranks>` (made once)."""
     logdir = bench_dir() / f"scale{ranks}"
     run = logdir / f"scale{ranks}"
-    done = run / ".complete"
+    done = run / f".complete-straggler{STRAGGLER}"
     if done.exists():
         return logdir
     run.mkdir(parents=True, exist_ok=True)
     trace = load_trace(shared_trace(SOURCE))
-    events = json.dumps(trace.pop("traceEvents"), separators=(", ", ": ")).encode()
+    events = trace.pop("traceEvents")
+    encoded = json.dumps(events, separators=(", ", ": ")).encode()
+    first = min(e["ts"] for e in events if "ts" in e)
+    stretched = json.dumps([_stretched(e, first) for e in events], separators=(", ", ": ")).encode()
     rng = random.Random(9)
     base = int(trace.get("baseTimeNanoseconds", 0))
     for rank in range(ranks):
         head = dict(trace)
         head["distributedInfo"] = {**trace["distributedInfo"], "rank": rank, "world_size": ranks}
         head["baseTimeNanoseconds"] = base + rng.randint(-SKEW_NS, SKEW_NS)
-        text = json.dumps(head)[:-1].encode() + b', "traceEvents": ' + events + b"}"
+        body = stretched if rank == STRAGGLER else encoded
+        text = json.dumps(head)[:-1].encode() + b', "traceEvents": ' + body + b"}"
         path = run / f"worker{rank}.1711964646.pt.trace.json.gz"
         with gzip.open(path, "wb", compresslevel=1) as out:
             out.write(text)
@@ -75,6 +93,16 @@ def generate(ranks: int) -> Path:
     print(file=sys.stderr)
     done.touch()
     return logdir
+
+
+def _stretched(event: dict[str, Any], first: float) -> dict[str, Any]:
+    """The event on the straggler rank: STRETCH times as long, and as far from the start."""
+    out = dict(event)
+    if "ts" in out:
+        out["ts"] = first + (out["ts"] - first) * STRETCH
+    if "dur" in out:
+        out["dur"] = out["dur"] * STRETCH
+    return out
 
 
 def _status(pid: int | str = "self") -> dict[str, int]:
@@ -94,6 +122,10 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     import time
 
     from tb_perf_plugin.store import RunStore
+    from tb_perf_plugin.views.findings import findings
+    from tb_perf_plugin.views.overview import summary
+    from tb_perf_plugin.views.rank_heatmap import rank_heatmap
+    from tb_perf_plugin.views.timeline import timeline_meta
 
     # Worker processes must not inherit stdout: the parent reads it to the end (run_child).
     stdout = os.dup(1)
@@ -115,12 +147,27 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         os.environ["TB_PERF_WORKERS"] = str(workers)
     service = RunStore(logdir, executor=executor, cache_dir=tempfile.mkdtemp(prefix="scale-"))
     run = service.find_run(run_name)
-    t0 = time.perf_counter()
-    tables = service.tables(run, wait_s=None)
-    t1 = time.perf_counter()
-    timeline = service.timeline(run, wait_s=None)
-    t2 = time.perf_counter()
-    held = _rss_split()  # what the serving process holds once the timeline is built
+    phases: dict[str, dict[str, float]] = {}
+
+    def phase(name: str, call: Any) -> Any:
+        """`call()` timed, with the serving process' peak RSS during it alone (VmHWM reset
+        first through /proc/self/clear_refs)."""
+        with open("/proc/self/clear_refs", "w") as refs:
+            refs.write("5")
+        t0 = time.perf_counter()
+        out = call()
+        phases[name] = {"s": time.perf_counter() - t0, "peak": _status()["VmHWM"]}
+        return out
+
+    tables = phase("tables", lambda: service.tables(run, wait_s=None))
+    overview = phase("overview", lambda: (
+        summary(service, run_name, wait_s=None),
+        findings(service, run_name, wait_s=None),
+        rank_heatmap(service, run_name, "step_time", wait_s=None),
+    ))  # fmt: skip
+    meta = phase("timeline", lambda: timeline_meta(service, run_name, wait_s=None))
+    tile_s = phase("tiles", lambda: _tiles(service, run_name, meta))
+    held = _rss_split()  # what the serving process holds at the end
     if kind == "dask":
         peaks = [
             {"peak": after["VmHWM"], "idle": idle[address]["VmRSS"]}
@@ -129,12 +176,15 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     else:
         pool = service._executor.get()  # a benchmark may look at the pool's processes
         peaks = [{"peak": _status(pid)["VmHWM"], "idle": None} for pid in pool._processes]
+    heatmap = overview[2]
     result = {
-        "tables_s": t1 - t0,
-        "timeline_s": t2 - t1,
+        "phases": phases,
+        "tile_p95_s": percentile(tile_s, 95),
+        "tiles": len(tile_s),
         "traces": len(tables.traces),
         "ranks": len(tables.ranks),
-        "events": timeline.n_events,
+        "events": meta["events"],
+        "straggler": _straggler_found(overview[1], heatmap),
         "table_bytes": sum(sum(c.nbytes for c in t.tables.slices.values()) for t in tables.traces),
         "warnings": tables.warnings[:3],
         "held": held,
@@ -146,6 +196,42 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         cluster.close()
     os.dup2(stdout, 1)
     return result
+
+
+def _tiles(service: Any, run_name: str, meta: dict[str, Any]) -> list[float]:
+    """Seconds per tile request of TILE_LANES lanes (whole ranks picked at random, as the
+    heatmap picks them into the Timeline) over random windows, each zoom from the whole run
+    down to a thousandth of it."""
+    import time
+
+    from tb_perf_plugin.views.timeline import timeline_tiles
+
+    rng = random.Random(23)
+    lanes = {r["rank"]: len(r["lanes"]) for r in meta["ranks"]}
+    seconds = []
+    for _ in range(TILES):
+        picked: list[int] = []
+        while sum(lanes[r] for r in picked) < TILE_LANES and len(picked) < len(lanes):
+            picked.append(rng.choice([r for r in lanes if r not in picked]))
+        span = meta["end"] * 10 ** rng.uniform(-3, 0)
+        start = int(rng.uniform(0, meta["end"] - span))
+        t0 = time.perf_counter()
+        timeline_tiles(service, run_name, str(start), str(start + int(span)), "1600",
+                       ",".join(map(str, picked)), wait_s=None)  # fmt: skip
+        seconds.append(time.perf_counter() - t0)
+    return seconds
+
+
+def _straggler_found(found: dict[str, Any], heatmap: dict[str, Any]) -> dict[str, bool]:
+    """Whether the planted straggler is the heatmap's first outlier rank (slow) and named by
+    a straggler finding."""
+    top = heatmap["outlier_ranks"][:1]
+    return {
+        "heatmap": bool(top) and (top[0]["rank"], top[0]["direction"]) == (STRAGGLER, "high"),
+        "finding": any(
+            f["kind"] == "straggler" and STRAGGLER in f["ranks"] for f in found["findings"]
+        ),
+    }
 
 
 def one_rank(path: str) -> dict[str, Any]:
@@ -194,27 +280,36 @@ def main() -> int:
                 ok = False
                 continue
             out = child.out
-            results.setdefault(kind, {})[workers] = {**out, "server_peak": child.hwm_end}
+            # VmHWM is reset before each phase: the process' peak is the highest phase's
+            serving_peak = max(p["peak"] for p in out["phases"].values())
+            results.setdefault(kind, {})[workers] = {**out, "server_peak": serving_peak}
             worker_peaks = [w["peak"] for w in out["workers"]]
             # pool processes start with the one-rank child's imports: its RSS is their idle
             above = [w["peak"] - (w["idle"] or single.rss_base) for w in out["workers"]]
             bounded = max(above) <= 2 * rank_set
             ok &= bounded
+            phases = out["phases"]
             print(
-                f"{kind:7s} x{workers}: tables {out['tables_s']:6.1f} s, timeline "
-                f"{out['timeline_s']:5.1f} s; {out['traces']} traces, {out['events']:,} events, "
-                f"{out['table_bytes'] / MB:.0f} MB of tables; serving process peak "
-                f"{child.hwm_end / MB:.0f} MB (at the end {out['held']['anonymous'] / MB:.0f} "
-                f"MB anonymous + {out['held']['file'] / MB:.0f} MB mapped files); worker peaks "
+                f"{kind:7s} x{workers}: {out['traces']} traces, {out['events']:,} events, "
+                f"{out['table_bytes'] / MB:.0f} MB of tables; worker peaks "
                 + ", ".join(f"{p / MB:.0f}" for p in worker_peaks)
                 + f" MB ({', '.join(f'+{a / MB:.0f}' for a in above)} MB above idle)"
                 + f" [{'ok' if bounded else 'MISSED'}: <= 2 x one rank]"
+            )
+            for name, got in phases.items():
+                print(f"    {name:9s} {got['s']:7.1f} s, serving peak {got['peak'] / MB:6.0f} MB")
+            print(
+                f"    serving peak {serving_peak / MB:.0f} MB overall, at the end "
+                f"{out['held']['anonymous'] / MB:.0f} MB anonymous + "
+                f"{out['held']['file'] / MB:.0f} MB mapped files; tile p95 "
+                f"{out['tile_p95_s'] * 1e3:.0f} ms over {out['tiles']}; straggler found: "
+                f"{out['straggler']}"
             )
             if out["warnings"]:
                 print(f"  warnings: {out['warnings']}")
         by_count = results.get(kind, {})
         if 1 in by_count and 2 in by_count:
-            ratio = by_count[2]["tables_s"] / by_count[1]["tables_s"]
+            ratio = by_count[2]["phases"]["tables"]["s"] / by_count[1]["phases"]["tables"]["s"]
             faster = ratio < 1
             ok &= faster
             print(f"{kind:7s}: 2 workers / 1 worker = {ratio:.2f} "
