@@ -22,8 +22,8 @@ from pathlib import Path
 from _measure import best_of, shared_trace
 
 from tb_perf_plugin.analysis import operators
-from tb_perf_plugin.analysis.kernels import aggregate_kernels
-from tb_perf_plugin.analysis.operators import aggregate_operators
+from tb_perf_plugin.analysis.kernels import merge_kernel_rows
+from tb_perf_plugin.analysis.operators import merge_operator_rows
 from tb_perf_plugin.discovery import discover_runs
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.pipeline.analyze import analyze_run
@@ -51,9 +51,9 @@ def main() -> None:
         def analysis() -> None:
             operators._NESTINGS.clear()  # each repeat as the first analysis of these tables
             result = analyze_run(run, tables)
-            aggregate_operators(result.operator_events)
-            aggregate_operators(result.operator_events, "input_dims")
-            aggregate_kernels(result.kernel_events)
+            merge_operator_rows(result.operator_rows)
+            merge_operator_rows(result.operator_rows, "input_dims")
+            merge_kernel_rows(result.kernel_rows)
 
         ingest_s = best_of(lambda: read_trace(str(trace)), args.repeat)
         analysis_s = best_of(analysis, args.repeat)

@@ -173,8 +173,8 @@ def our_numbers(path: Path) -> dict[str, Any]:
     """Our numbers for one trace file, in tbp_numbers' shape: the file as a run of its own in
     a fresh RunStore, read as `tb-perf analyze FILE` reads it."""
     from tb_perf_plugin import views
-    from tb_perf_plugin.analysis.kernels import aggregate_kernels
-    from tb_perf_plugin.analysis.operators import aggregate_operators
+    from tb_perf_plugin.analysis.kernels import merge_kernel_rows
+    from tb_perf_plugin.analysis.operators import merge_operator_rows
     from tb_perf_plugin.store import RunStore
 
     store = RunStore(str(path))
@@ -188,8 +188,8 @@ def our_numbers(path: Path) -> dict[str, Any]:
     duration = sum(s["duration_ns"] for s in steps)
     (rank,) = summary["ranks"]
     step_time = rank["step_time_ns"]
-    ops = aggregate_operators(analysis.operator_events)
-    kernels = aggregate_kernels(analysis.kernel_events.drop(columns="rank"))
+    ops = merge_operator_rows(analysis.operator_rows)
+    kernels = merge_kernel_rows(analysis.kernel_rows)
     return {
         "steps": {
             "count": rank["steps"],

@@ -3,11 +3,13 @@
     python benchmarks/scale.py [--ranks 256] [--workers 1,2] [--skip-dask] [--json]
 
 The run: the real NCCL trace of ../shared/data (HolisticTraceAnalysis' nccl_data.json.gz,
-9.8 MB of JSON, 40,573 events, 3 profiler steps) replicated once per rank, each copy with its
-own rank in `distributedInfo` and its own clock skew (`baseTimeNanoseconds` moved by up to
-±5 ms); rank STRAGGLER's copy is stretched (every event STRETCH times as long and as far from
-the trace's start), the planted straggler the heatmap and the findings must name. Generated
-once into $TB_PERF_BENCH_DIR/scale<N>/.
+9.8 MB of JSON, 40,573 events, 3 profiler steps), laid end to end twice (6 steps), once per
+rank, each copy with its own rank in `distributedInfo` and its own clock skew
+(`baseTimeNanoseconds` moved by up to ±5 ms). Rank STRAGGLER is the planted straggler the
+heatmap and the findings must name: its copy is stretched (every event STRETCH times as long
+and as far from the trace's start, but its NCCL kernels), while every other rank's NCCL
+kernels are OTHERS_WAIT times as long (they wait for it). Generated once into
+$TB_PERF_BENCH_DIR/scale<N>/.
 
 Each configuration is one fresh process (benchmarks/_measure.py) that builds a RunStore on a
 fresh cache and times, in the serving process, what a user opening the run waits for:
@@ -53,14 +55,17 @@ from _measure import (  # noqa: E402
     loadavg,
     percentile,
     proc_fields,
+    replicate_events,
     run_child,
     shared_trace,
 )
 
 SOURCE = "nccl_parser_config/nccl_data.json.gz"
 SKEW_NS = 5_000_000
-STRAGGLER = 37  # this rank's events are STRETCH times longer and further apart
+STRAGGLER = 37  # this rank computes STRETCH times slower and waits less in collectives
 STRETCH = 1.3
+OTHERS_WAIT = 4
+STEP_COPIES = 2  # of the trace's 3 profiler steps
 TILES = 60
 TILE_LANES = 8
 
@@ -69,13 +74,14 @@ def generate(ranks: int) -> Path:
     """The logdir holding run `scale<ranks>` (made once)."""
     logdir = bench_dir() / f"scale{ranks}"
     run = logdir / f"scale{ranks}"
-    done = run / f".complete-straggler{STRAGGLER}"
+    done = run / f".complete-straggler{STRAGGLER}-v4"
     if done.exists():
         return logdir
     run.mkdir(parents=True, exist_ok=True)
     trace = load_trace(shared_trace(SOURCE))
-    events = trace.pop("traceEvents")
-    encoded = json.dumps(events, separators=(", ", ": ")).encode()
+    # laid end to end STEP_COPIES times: the straggler rule needs 5 steps or more
+    events = list(replicate_events(trace.pop("traceEvents"), STEP_COPIES))
+    encoded = json.dumps([_waiting(e) for e in events], separators=(", ", ": ")).encode()
     first = min(e["ts"] for e in events if "ts" in e)
     stretched = json.dumps([_stretched(e, first) for e in events], separators=(", ", ": ")).encode()
     rng = random.Random(9)
@@ -95,12 +101,26 @@ def generate(ranks: int) -> Path:
     return logdir
 
 
+def _nccl(event: dict[str, Any]) -> bool:
+    return event.get("cat") == "kernel" and "nccl" in str(event.get("name", "")).lower()
+
+
+def _waiting(event: dict[str, Any]) -> dict[str, Any]:
+    """The event on every other rank: its NCCL kernels OTHERS_WAIT times as long (they wait
+    for the straggler)."""
+    if not _nccl(event) or "dur" not in event:
+        return event
+    return {**event, "dur": event["dur"] * OTHERS_WAIT}
+
+
 def _stretched(event: dict[str, Any], first: float) -> dict[str, Any]:
-    """The event on the straggler rank: STRETCH times as long, and as far from the start."""
+    """The event on the straggler rank: as far from the start times STRETCH, and as long —
+    but its NCCL kernels as long as in the trace: it computes slower and waits less in
+    collectives than the others."""
     out = dict(event)
     if "ts" in out:
         out["ts"] = first + (out["ts"] - first) * STRETCH
-    if "dur" in out:
+    if "dur" in out and not _nccl(out):
         out["dur"] = out["dur"] * STRETCH
     return out
 
@@ -174,8 +194,10 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
             for address, after in client.run(_status).items()
         ]
     else:
-        pool = service._executor.get()  # a benchmark may look at the pool's processes
-        peaks = [{"peak": _status(pid)["VmHWM"], "idle": None} for pid in pool._processes]
+        # a benchmark may look at the pool's processes (the ProcessPool's current pool)
+        pool = service._executor.get()._pool
+        processes = pool._processes if pool is not None else {}
+        peaks = [{"peak": _status(pid)["VmHWM"], "idle": None} for pid in processes]
     heatmap = overview[2]
     result = {
         "phases": phases,

@@ -64,20 +64,22 @@ def kernel_table(traces: list[TraceTables]) -> pd.DataFrame:
     return aggregate_kernels(kernel_events(traces))
 
 
-def aggregate_kernels(kernels: pd.DataFrame, by_operator: bool = False) -> pd.DataFrame:
-    """KERNEL_COLUMNS per kernel name (and, `by_operator`, per launching operator: an
-    `operator` column after the name), by total time. Blocks per SM, occupancy and SM
-    efficiency are duration-weighted means over the kernels that report them (>= 0), NaN where
-    none do."""
-    keys = ["name", "operator"] if by_operator else ["name"]
-    columns = [*keys, *KERNEL_COLUMNS[1:]]
+_WEIGHTED = ("blocks_per_sm", "occupancy", "sm_efficiency")  # duration-weighted means
+_ROW_SUMS = ["calls", "total_ns", *(f"{c}_{part}" for c in _WEIGHTED for part in ("weight", "sum"))]
+
+
+def kernel_rows(kernels: pd.DataFrame) -> pd.DataFrame:
+    """The kernels summed per (name, operator), in order of first launch: calls, total, min,
+    max, the Tensor-Core guess and the duration-weighted sums the means need. Rows of several
+    ranks, one after the other, merge into the same table as their kernels would
+    (`merge_kernel_rows`), so a run keeps these instead of every kernel."""
+    keys = ["name", "operator"]
     if kernels.empty:
-        return pd.DataFrame(columns=columns)
-    kernels = kernels.copy()
-    kernels["sm_efficiency"] = kernels["blocks_per_sm"].clip(upper=1.0)
+        return pd.DataFrame(columns=[*keys, *_ROW_SUMS, "min_ns", "max_ns", "tensor_cores"])
+    kernels = kernels.assign(sm_efficiency=kernels["blocks_per_sm"].clip(upper=1.0))
     dur = kernels["dur"].to_numpy(np.float64)
     weighted = {}
-    for column in ("blocks_per_sm", "occupancy", "sm_efficiency"):
+    for column in _WEIGHTED:
         known = kernels[column].to_numpy() >= 0
         kernels[f"{column}_weight"] = np.where(known, dur, 0.0)
         kernels[f"{column}_sum"] = np.where(known, kernels[column].to_numpy() * dur, 0.0)
@@ -91,20 +93,42 @@ def aggregate_kernels(kernels: pd.DataFrame, by_operator: bool = False) -> pd.Da
         tensor_cores=("tensor_cores", "first"),
         **weighted,
     )
+    return table.reset_index()
+
+
+def merge_kernel_rows(rows: pd.DataFrame, by_operator: bool = False) -> pd.DataFrame:
+    """KERNEL_COLUMNS per kernel name (and, `by_operator`, per launching operator: an
+    `operator` column after the name), by total time, from `kernel_rows` (of one or more
+    ranks). Blocks per SM, occupancy and SM efficiency are duration-weighted means over the
+    kernels that report them (>= 0), NaN where none do."""
+    keys = ["name", "operator"] if by_operator else ["name"]
+    columns = [*keys, *KERNEL_COLUMNS[1:]]
+    if rows.empty:
+        return pd.DataFrame(columns=columns)
+    table = rows.groupby(keys, sort=False).agg(
+        **{column: (column, "sum") for column in _ROW_SUMS},
+        min_ns=("min_ns", "min"),
+        max_ns=("max_ns", "max"),
+        tensor_cores=("tensor_cores", "first"),
+    )
     table = table.reset_index()
     table["mean_ns"] = table["total_ns"] // table["calls"]
     grand_total = table["total_ns"].sum()
     table["pct_of_kernel_time"] = 100.0 * table["total_ns"] / grand_total if grand_total else 0.0
     table["tensor_cores"] = table["tensor_cores"].astype(bool)
-    for column, output in (
-        ("blocks_per_sm", "mean_blocks_per_sm"),
-        ("occupancy", "mean_est_occupancy_pct"),
-        ("sm_efficiency", "est_sm_efficiency"),
-    ):
+    for column, output in zip(
+        _WEIGHTED, ("mean_blocks_per_sm", "mean_est_occupancy_pct", "est_sm_efficiency"),
+        strict=True,
+    ):  # fmt: skip
         weight = table[f"{column}_weight"]
         table[output] = (table[f"{column}_sum"] / weight).where(weight > 0)
     table = table.sort_values("total_ns", ascending=False, kind="stable")
     return table[columns].reset_index(drop=True)
+
+
+def aggregate_kernels(kernels: pd.DataFrame, by_operator: bool = False) -> pd.DataFrame:
+    """`merge_kernel_rows` of the kernels' own rows."""
+    return merge_kernel_rows(kernel_rows(kernels), by_operator)
 
 
 @dataclass(frozen=True)

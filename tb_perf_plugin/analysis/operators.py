@@ -256,23 +256,41 @@ def named_operator_events(traces: list[TraceTables], with_stacks: bool = False) 
 GROUPINGS = ("name", "input_dims", "call_stack")
 
 
-def aggregate_operators(events: pd.DataFrame, group_by: str = "name") -> pd.DataFrame:
-    """OPERATOR_COLUMNS per operator name (and, by `group_by`, input shapes or call stack: the
-    events need their `call_stack` then), sorted by device self time, then host self time. The
-    Tensor-Core shares are of the device self / total time spent in Tensor-Core kernels (NaN
-    without device time); eligible: tensor_cores.py's guess."""
+_OPERATOR_SUMS = [
+    "calls", "host_total_ns", "host_self_ns", "device_total_ns", "device_self_ns",
+    "tensor_core_self_ns", "tensor_core_total_ns",
+]  # fmt: skip
+
+
+def operator_rows(events: pd.DataFrame, split_by: str = "input_dims") -> pd.DataFrame:
+    """The events summed per (name, `split_by`: input shapes or call stack), in order of first
+    call: calls, the time columns, whether the first call was an annotation and whether any
+    was. Rows of several ranks, one after the other, merge into the same table as their
+    events would (`merge_operator_rows`), so a run keeps these instead of every event."""
+    keys = ["name", split_by]
     if events.empty:
-        return pd.DataFrame(columns=OPERATOR_COLUMNS)
-    keys = ["name"] if group_by == "name" else ["name", group_by]
+        return pd.DataFrame(columns=[*keys, "annotation", "any_annotation", *_OPERATOR_SUMS])
     table = events.groupby(keys, sort=False).agg(
         annotation=("annotation", "first"),
+        any_annotation=("annotation", "any"),
         calls=("dur", "size"),
         host_total_ns=("dur", "sum"),
-        host_self_ns=("host_self_ns", "sum"),
-        device_total_ns=("device_total_ns", "sum"),
-        device_self_ns=("device_self_ns", "sum"),
-        tensor_core_self_ns=("tensor_core_self_ns", "sum"),
-        tensor_core_total_ns=("tensor_core_total_ns", "sum"),
+        **{c: (c, "sum") for c in _OPERATOR_SUMS[2:]},
+    )
+    return table.reset_index()
+
+
+def merge_operator_rows(rows: pd.DataFrame, group_by: str = "name") -> pd.DataFrame:
+    """OPERATOR_COLUMNS per operator name (and, by `group_by`, input shapes or call stack: the
+    column `rows` were split by), from `operator_rows` of one or more ranks, sorted by device
+    self time, then host self time. The Tensor-Core shares are of the device self / total
+    time spent in Tensor-Core kernels (NaN without device time); eligible: tensor_cores.py's
+    guess."""
+    if rows.empty:
+        return pd.DataFrame(columns=OPERATOR_COLUMNS)
+    keys = ["name"] if group_by == "name" else ["name", group_by]
+    table = rows.groupby(keys, sort=False).agg(
+        annotation=("annotation", "first"), **{c: (c, "sum") for c in _OPERATOR_SUMS}
     )
     table = table.reset_index()
     table["tensor_core_eligible"] = [tensor_core_eligible(n) for n in table["name"].tolist()]
@@ -285,6 +303,13 @@ def aggregate_operators(events: pd.DataFrame, group_by: str = "name") -> pd.Data
             table[grouping] = ""
     table = table.sort_values(["device_self_ns", "host_self_ns"], ascending=False, kind="stable")
     return table[OPERATOR_COLUMNS].reset_index(drop=True)
+
+
+def aggregate_operators(events: pd.DataFrame, group_by: str = "name") -> pd.DataFrame:
+    """`merge_operator_rows` of the events' own rows (split by call stack for that grouping,
+    by input shapes otherwise)."""
+    split_by = "call_stack" if group_by == "call_stack" else "input_dims"
+    return merge_operator_rows(operator_rows(events, split_by), group_by)
 
 
 def operator_table(traces: list[TraceTables], group_by: str = "name") -> pd.DataFrame:

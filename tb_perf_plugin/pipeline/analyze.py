@@ -18,9 +18,9 @@ from ..analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding
 from ..analysis.host_calls import SYNC_CLASSES, host_call_classes
 from ..analysis.kernels import (
     DeviceMetrics,
-    aggregate_kernels,
     device_metrics,
-    kernel_events,
+    kernel_rows,
+    merge_kernel_rows,
     trace_kernels,
 )
 from ..analysis.memory import RankMemory, SnapshotFacts, device_total, rank_memory
@@ -30,7 +30,7 @@ from ..analysis.modules import (
     module_events,
     trace_module_data,
 )
-from ..analysis.operators import aggregate_operators, named_operator_events
+from ..analysis.operators import merge_operator_rows, named_operator_events, operator_rows
 from ..analysis.ranks import collective_waits_by_rank
 from ..analysis.rules import find_all
 from ..analysis.trace_memory import trace_rank_memory
@@ -148,8 +148,11 @@ class RunAnalysis:
     """Everything the analysis views and findings show, computed once per run version."""
 
     breakdowns: list[StepBreakdown]
-    operator_events: pd.DataFrame  # named_operator_events + rank
-    kernel_events: pd.DataFrame  # kernel_events + rank
+    # per rank, its operators summed by name and input shapes (operator_rows + rank) and its
+    # kernels by name and launching operator (kernel_rows + rank): what the views merge, kept
+    # instead of every event (a run's size grows with its ranks and steps, not its events)
+    operator_rows: pd.DataFrame
+    kernel_rows: pd.DataFrame
     devices: list[DeviceSeries]
     findings: list[Finding]
     memory: dict[int, RankMemory] = field(default_factory=dict)  # per rank (memory_by_rank)
@@ -193,29 +196,38 @@ def analyze_run(
         if len(top):
             data_spans[rank] = (top["t1"] - top["t0"]).groupby(top["step"]).sum()
         if traces:
-            events = named_operator_events([t.tables for t in traces])
-            operators[rank] = aggregate_operators(events)
-            operator_parts.append(events.assign(rank=rank))
+            rows = operator_rows(named_operator_events([t.tables for t in traces]))
+            operators[rank] = merge_operator_rows(rows)
+            operator_parts.append(rows.assign(rank=rank))
+            kernels = []
             for trace in traces:
-                kernels = trace_kernels(trace.tables)
-                kernel_parts.append(kernels.assign(rank=rank))
+                kernels.append(trace_kernels(trace.tables))
                 collective_parts.append(collective_calls(trace.tables).assign(rank=rank))
                 devices += [
                     DeviceSeries(rank, os.path.relpath(trace.path, run.path), metrics)
-                    for metrics in device_metrics(trace.tables, kernels)
+                    for metrics in device_metrics(trace.tables, kernels[-1])
                 ]
-    operator_all = pd.concat(operator_parts, ignore_index=True) if operator_parts else None
-    kernel_all = pd.concat(kernel_parts, ignore_index=True) if kernel_parts else None
-    if operator_all is None:
-        operator_all = named_operator_events([]).assign(rank=pd.Series(dtype=np.int64))
-        kernel_all = kernel_events([]).assign(rank=pd.Series(dtype=np.int64))
+            kernel_parts.append(
+                kernel_rows(pd.concat(kernels, ignore_index=True)).assign(rank=rank)
+            )
+    no_rank = {"rank": pd.Series(dtype=np.int64)}
+    operator_all = (
+        pd.concat(operator_parts, ignore_index=True)
+        if operator_parts
+        else operator_rows(named_operator_events([])).assign(**no_rank)
+    )
+    kernel_all = (
+        pd.concat(kernel_parts, ignore_index=True)
+        if kernel_parts
+        else kernel_rows(trace_kernels(None)).assign(**no_rank)
+    )
     flops = flops_inputs(tables.rank_meta)
     findings = find_all(AnalysisInputs(
         step_times=step_times,
         data_spans=data_spans,
         breakdowns=breakdowns,
         operators=operators,
-        kernels=aggregate_kernels(kernel_all),
+        kernels=merge_kernel_rows(kernel_all),
         host_calls=host_call_ns(tables, breakdowns),
         profiler_steps=profiling,
         loader_settings={r: m.dataloader for r, m in tables.rank_meta.items() if m.dataloader},

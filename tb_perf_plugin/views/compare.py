@@ -90,8 +90,8 @@ def _facts(store: RunStore, run: Run) -> RunFacts:
         facts.category_source = "spans"
         facts.categories = _top_span_means(tables.spans)
         facts.step_parts = _top_span_parts(tables.spans)
-    facts.operators = name_totals(analysis.operator_events, annotations=True)  # host total
-    facts.kernels = name_totals(analysis.kernel_events)  # device time
+    facts.operators = name_totals(analysis.operator_rows, "host_total_ns", annotations=True)
+    facts.kernels = name_totals(analysis.kernel_rows, "total_ns")  # device time
     module_view = modules(store, run.name, wait_s=None)
     facts.module_steps = float(max(sum(s["steps"] for s in module_view["steps"]), 1))
     facts.modules = [
@@ -120,15 +120,15 @@ def _facts(store: RunStore, run: Run) -> RunFacts:
     return facts
 
 
-def name_totals(events: pd.DataFrame, annotations: bool = False) -> list[dict[str, Any]]:
-    """Calls and summed duration per event name (the operators and kernels views' `calls`
-    and `host_total_ns` / `total_ns`, without their other columns); with `annotations`,
-    whether the name is an annotation (operator events' `annotation`)."""
-    if events.empty:
+def name_totals(rows: pd.DataFrame, total: str, annotations: bool = False) -> list[dict[str, Any]]:
+    """Calls and summed `total` per name of operator_rows or kernel_rows (the operators and
+    kernels views' `calls` and `host_total_ns` / `total_ns`, without their other columns);
+    with `annotations`, whether the name is an annotation (any of its calls)."""
+    if rows.empty:
         return []
-    table = events.groupby("name", sort=False).agg(
-        calls=("dur", "size"), total_ns=("dur", "sum"),
-        **({"annotation": ("annotation", "any")} if annotations else {}),
+    table = rows.groupby("name", sort=False).agg(
+        calls=("calls", "sum"), total_ns=(total, "sum"),
+        **({"annotation": ("any_annotation", "any")} if annotations else {}),
     )  # fmt: skip
     return [
         {"name": name, "calls": int(row["calls"]), "total_ns": int(row["total_ns"]),

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.kernel_names import short_kernel_name
-from ..analysis.kernels import aggregate_kernels
+from ..analysis.kernels import merge_kernel_rows
 from ..analysis.ncu import join_kernel_metrics
 from ..errors import InvalidArgument
 from ..params import limit_param, shown
@@ -39,10 +39,10 @@ def kernels(
     analysis = store.analysis(run, wait_s)
     tables = store.tables(run, None)
     selected = store.selected_rank(run, tables, rank)
-    events = analysis.kernel_events
+    rows = analysis.kernel_rows
     if selected is not None:
-        events = events[events["rank"] == selected]
-    table = aggregate_kernels(events.drop(columns="rank"), by_operator)
+        rows = rows[rows["rank"] == selected]
+    table = merge_kernel_rows(rows, by_operator)
     devices = []
     for series in analysis.devices:
         if selected is not None and series.rank != selected:

@@ -11,8 +11,9 @@ import pandas as pd
 from ..analysis.operators import (
     FRAME_SEPARATOR,
     GROUPINGS,
-    aggregate_operators,
+    merge_operator_rows,
     named_operator_events,
+    operator_rows,
     unattributed_device_ns,
     user_frame,
 )
@@ -45,14 +46,10 @@ def operators(
     analysis = store.analysis(run, wait_s)
     tables = store.tables(run, None)
     selected = store.selected_rank(run, tables, rank)
-    events = (
-        _events_with_stacks(store, run, wait_s)
-        if grouping == "call_stack"
-        else analysis.operator_events
-    )
+    rows = _stack_rows(store, run, wait_s) if grouping == "call_stack" else analysis.operator_rows
     if selected is not None:
-        events = events[events["rank"] == selected]
-    table = aggregate_operators(events, grouping)
+        rows = rows[rows["rank"] == selected]
+    table = merge_operator_rows(rows, grouping)
     rows = table.head(count).replace({np.nan: None}).to_dict(orient="records")
     for row in rows:  # frames innermost first, and where in the user's code that is
         stack = row["call_stack"]
@@ -79,17 +76,21 @@ def operators(
     }
 
 
-def _events_with_stacks(store: RunStore, run: Run, wait_s: float | None) -> pd.DataFrame:
-    """The run's operator events with their call stacks (with rank), built on first use: the
-    stacks cost a nesting pass of their own that the other groupings need not pay."""
+def _stack_rows(store: RunStore, run: Run, wait_s: float | None) -> pd.DataFrame:
+    """The run's operators summed per trace, name and call stack (operator_rows + rank),
+    built on first use: the stacks cost a nesting pass of their own that the other groupings
+    need not pay."""
 
     def build(tables: RunTables) -> pd.DataFrame:
         parts = [
-            named_operator_events([trace.tables], with_stacks=True).assign(rank=trace.rank)
+            operator_rows(
+                named_operator_events([trace.tables], with_stacks=True), "call_stack"
+            ).assign(rank=trace.rank)
             for trace in tables.traces
         ]
         if not parts:
-            return named_operator_events([], with_stacks=True).assign(rank=pd.Series(dtype=int))
+            no_events = named_operator_events([], with_stacks=True)
+            return operator_rows(no_events, "call_stack").assign(rank=pd.Series(dtype=int))
         return pd.concat(parts, ignore_index=True)
 
     return store.derived(run, "operator_stacks", build, wait_s)

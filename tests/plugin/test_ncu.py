@@ -116,6 +116,7 @@ def _trace_kernels(names_and_durations):
     rows = len(names_and_durations)
     return aggregate_kernels(pd.DataFrame({
         "name": [n for n, _ in names_and_durations],
+        "operator": [""] * rows,
         "device": np.zeros(rows, np.int64),
         "start": np.arange(rows, dtype=np.int64) * 100_000,
         "dur": np.array([d for _, d in names_and_durations], np.int64),
