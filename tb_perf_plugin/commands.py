@@ -31,7 +31,7 @@ from .ingest.readers import FEEDS, TIMELINE_KINDS, FileKind, read_timeline_file,
 from .ingest.tables import Kind
 from .pipeline.export import export_trace
 from .pipeline.read import RunTables
-from .pipeline.timeline import Timeline
+from .pipeline.run_timeline import RunTimeline
 from .report import gather, render, write_report
 from .store import DEFAULT_MAX_FILE_BYTES, RunStore
 from .text import emit, format_diff, format_summary, memory_summary, snapshot_brief
@@ -136,7 +136,7 @@ def _span(text: str | None, what: str) -> tuple[float, float] | None:
 
 
 def _export_window(
-    timeline: Timeline, steps: str | None, window: str | None
+    timeline: RunTimeline, steps: str | None, window: str | None
 ) -> tuple[int, int] | None:
     """--window in ms from the run's start, or --steps A:B (inclusive) as a window."""
     if steps is not None:
@@ -157,17 +157,17 @@ def _export(args: argparse.Namespace) -> int:
     store, name = _resolve(args.run, args.logdir, args.executor, args.job)
     try:
         timeline = store.timeline(store.find_run(name))
+        ranks = None
+        if args.ranks:
+            ranks = {int(r) for r in args.ranks.split(",") if r.strip().isdigit()}
+            if not ranks or ranks - set(timeline.alignments):
+                raise InvalidArgument(
+                    f"--ranks {args.ranks!r}: this run has ranks {sorted(timeline.alignments)}"
+                )
+        window = _export_window(timeline, args.steps, args.window)
+        written = export_trace(timeline, args.output, ranks, window)  # reads the ranks' pieces
     finally:
         store.close()
-    ranks = None
-    if args.ranks:
-        ranks = {int(r) for r in args.ranks.split(",") if r.strip().isdigit()}
-        if not ranks or ranks - set(timeline.alignments):
-            raise InvalidArgument(
-                f"--ranks {args.ranks!r}: this run has ranks {sorted(timeline.alignments)}"
-            )
-    window = _export_window(timeline, args.steps, args.window)
-    written = export_trace(timeline, args.output, ranks, window)
     methods = ", ".join(
         f"rank {r}: {a.method.value} (±{a.uncertainty_ns / 1e3:.1f} µs)"
         for r, a in sorted(timeline.alignments.items())

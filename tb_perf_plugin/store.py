@@ -31,14 +31,16 @@ from .ingest.snapshot import Snapshot, read_snapshot
 from .jobs import Job, JobPool
 from .params import rank_param, required, shown
 from .pipeline.analyze import RunAnalysis, analyze_run, module_data
-from .pipeline.lanes import build_timeline
+from .pipeline.lanes import build_timeline, rank_input, rank_piece
 from .pipeline.read import RunTables, TraceFile, read_run
 from .pipeline.result_cache import ResultCache, Stored
+from .pipeline.run_timeline import RunTimeline, TimelineOutline
 from .pipeline.timeline import Timeline
 from .remote import RemoteMirror, is_remote, local_path
 
 DEFAULT_MAX_FILE_BYTES = int(float(os.environ.get("TB_PERF_MAX_FILE_MB", "4096")) * 1e6)
 CACHED_SNAPSHOTS = 4  # loaded snapshots kept (their tables take a few times the file's size)
+CACHED_PIECES = 32  # ranks' timeline pieces kept loaded (the rest are read again when shown)
 INLINE_WAIT = -1.0  # as a `wait_s` argument: the store's inline_wait_s; None waits until done
 
 T = TypeVar("T")
@@ -71,6 +73,32 @@ class SnapshotCache:
             while len(self._loaded) > self.capacity:
                 self._loaded.popitem(last=False)
         return snapshot
+
+
+class PieceCache:
+    """The ranks' timeline pieces last used, by run, version and rank: what is mapped of a
+    timeline is bounded by this, not by the run's ranks."""
+
+    def __init__(self, capacity: int = CACHED_PIECES) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._loaded: OrderedDict[tuple, Timeline] = OrderedDict()
+
+    def get(self, key: tuple, load: Callable[[], Timeline]) -> Timeline:
+        with self._lock:
+            if key in self._loaded:
+                self._loaded.move_to_end(key)
+                return self._loaded[key]
+        piece = load()
+        self.keep(key, piece)
+        return piece
+
+    def keep(self, key: tuple, piece: Timeline) -> None:
+        with self._lock:
+            self._loaded[key] = piece
+            self._loaded.move_to_end(key)
+            while len(self._loaded) > self.capacity:
+                self._loaded.popitem(last=False)
 
 
 class RunStore:
@@ -109,6 +137,7 @@ class RunStore:
         self._jobs = JobPool(on_executor_lost=self._executor.shutdown)
         self._file_reads: dict[str, Any] = {}  # last read of each record file
         self._snapshots = SnapshotCache()
+        self._pieces = PieceCache()
 
     # --- runs --------------------------------------------------------------------------------
 
@@ -223,12 +252,40 @@ class RunStore:
 
         return self._jobs.result((run.name, kind), signature, total, work, wait)
 
-    def timeline(self, run: Run, wait_s: float | None = None) -> Timeline:
-        """The run's timeline: every rank's lanes on rank 0's clock, with zoom levels."""
+    def timeline(self, run: Run, wait_s: float | None = None) -> RunTimeline:
+        """The run's timeline: every rank's lanes on rank 0's clock, with zoom levels; its
+        outline computed once per version, each rank's piece stored apart and read when
+        shown (`PieceCache`)."""
         tables = self.tables(run, wait_s)
         if not len(tables.spans) and not any(len(t.tables.slices["start"]) for t in tables.traces):
             raise NotFound(f"run {run.name!r} has no trace events or MyTimer spans to draw")
-        return self.derived(run, "timeline", build_timeline, wait_s)
+        traces = [t.tables for t in tables.traces]
+
+        def build(read: RunTables) -> TimelineOutline:
+            def keep(rank: int, piece: Timeline) -> None:
+                stored = self.result_cache.store(f"timeline:{rank}", read.signature, piece, traces)
+                kept = stored.value if stored else piece
+                self._pieces.keep((run.name, read.signature, rank), kept)
+
+            return build_timeline(read, keep)
+
+        found = self.derived(run, "timeline", build, wait_s)
+
+        def load(rank: int) -> Timeline:
+            stored = self.result_cache.load(f"timeline:{rank}", tables.signature, traces)
+            if stored is not None:
+                return stored.value
+            # evicted from the cache, or never stored (an unwritable cache, a live run)
+            piece = rank_piece(
+                rank_input(tables, rank, found.alignments[rank]), found.origin_ns, found.gap_ns
+            )
+            stored = self.result_cache.store(f"timeline:{rank}", tables.signature, piece, traces)
+            return stored.value if stored else piece
+
+        def piece(rank: int) -> Timeline:
+            return self._pieces.get((run.name, tables.signature, rank), lambda: load(rank))
+
+        return RunTimeline(found, piece)
 
     def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis:
         """The run's analysis (breakdowns, operators, kernels, findings), computed once per

@@ -74,8 +74,14 @@ def kernel_rows(kernels: pd.DataFrame) -> pd.DataFrame:
     ranks, one after the other, merge into the same table as their kernels would
     (`merge_kernel_rows`), so a run keeps these instead of every kernel."""
     keys = ["name", "operator"]
-    if kernels.empty:
-        return pd.DataFrame(columns=[*keys, *_ROW_SUMS, "min_ns", "max_ns", "tensor_cores"])
+    if kernels.empty:  # typed, so that a rank without kernels keeps the run's columns numeric
+        return pd.DataFrame({
+            "name": pd.Series(dtype=object), "operator": pd.Series(dtype=object),
+            **{c: pd.Series(dtype=np.int64 if c in ("calls", "total_ns") else np.float64)
+               for c in _ROW_SUMS},
+            "min_ns": pd.Series(dtype=np.int64), "max_ns": pd.Series(dtype=np.int64),
+            "tensor_cores": pd.Series(dtype=bool),
+        })  # fmt: skip
     kernels = kernels.assign(sm_efficiency=kernels["blocks_per_sm"].clip(upper=1.0))
     dur = kernels["dur"].to_numpy(np.float64)
     weighted = {}

@@ -268,8 +268,12 @@ def operator_rows(events: pd.DataFrame, split_by: str = "input_dims") -> pd.Data
     was. Rows of several ranks, one after the other, merge into the same table as their
     events would (`merge_operator_rows`), so a run keeps these instead of every event."""
     keys = ["name", split_by]
-    if events.empty:
-        return pd.DataFrame(columns=[*keys, "annotation", "any_annotation", *_OPERATOR_SUMS])
+    if events.empty:  # typed, so that a rank without operators keeps the run's columns numeric
+        return pd.DataFrame({
+            **{key: pd.Series(dtype=object) for key in keys},
+            "annotation": pd.Series(dtype=bool), "any_annotation": pd.Series(dtype=bool),
+            **{c: pd.Series(dtype=np.int64) for c in _OPERATOR_SUMS},
+        })  # fmt: skip
     table = events.groupby(keys, sort=False).agg(
         annotation=("annotation", "first"),
         any_annotation=("annotation", "any"),

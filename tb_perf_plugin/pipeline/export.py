@@ -16,6 +16,7 @@ from typing import IO
 import numpy as np
 
 from ..ingest.tables import Kind
+from .run_timeline import RunTimeline
 from .timeline import KIND_NAMES, Timeline
 
 BATCH = 50_000
@@ -28,19 +29,29 @@ def _open(path: str) -> IO[str]:
 
 
 def export_trace(
-    timeline: Timeline,
+    timeline: RunTimeline,
     path: str,
     ranks: set[int] | None = None,
     window: tuple[int, int] | None = None,
 ) -> int:
     """Write the events of `ranks` (all when None) overlapping `window` (origin-relative ns,
-    the whole run when None). Returns the number of events written."""
+    the whole run when None), one rank's piece at a time. Returns the number of events
+    written."""
     start, end = window if window is not None else (0, timeline.end + 1)
-    ev = timeline.ev
-    keep = (ev["start"] < end) & (ev["start"] + ev["dur"] >= start)
-    if ranks is not None:
-        keep &= np.isin(ev["rank"], list(ranks))
-    rows = np.flatnonzero(keep)
+    chosen = timeline.ranks(ranks)
+    first_lane: dict[int, int] = {}  # rank -> the index (the tid) of its first lane
+    for index, lane in enumerate(timeline.lanes):
+        first_lane.setdefault(lane.rank, index)
+
+    def pieces() -> Iterator[tuple[Timeline, int, np.ndarray]]:
+        """Each chosen rank's piece, its first lane's index, its events in the window."""
+        for rank in chosen:
+            piece = timeline.piece(rank)
+            ev = piece.ev
+            rows = np.flatnonzero((ev["start"] < end) & (ev["start"] + ev["dur"] >= start))
+            yield piece, first_lane.get(rank, 0), rows
+
+    flow_ids = iter(range(1, 1 << 62))
     written = 0
     with _open(path) as out:
         out.write('{"displayTimeUnit": "ms", "otherData": ')
@@ -57,9 +68,9 @@ def export_trace(
         first = True
         for chunk in (
             _metadata_events(timeline, ranks),
-            _slices(timeline, rows),
-            _flows(timeline, rows),
-            _counters(timeline, ranks, start, end),
+            (lines for piece in pieces() for lines in _slices(*piece)),
+            (lines for piece in pieces() for lines in _flows(*piece, flow_ids)),
+            (lines for piece, base, _ in pieces() for lines in _counters(piece, base, start, end)),
         ):
             for lines in chunk:
                 if not lines:
@@ -71,7 +82,7 @@ def export_trace(
     return written
 
 
-def _metadata_events(timeline: Timeline, ranks: set[int] | None) -> Iterator[list[str]]:
+def _metadata_events(timeline: RunTimeline, ranks: set[int] | None) -> Iterator[list[str]]:
     lines = []
     for rank in sorted(timeline.alignments):
         if ranks is None or rank in ranks:
@@ -122,8 +133,8 @@ def _metadata_events(timeline: Timeline, ranks: set[int] | None) -> Iterator[lis
     yield lines
 
 
-def _slices(timeline: Timeline, rows: np.ndarray) -> Iterator[list[str]]:
-    ev, names = timeline.ev, [json.dumps(n) for n in timeline.names]
+def _slices(piece: Timeline, first_lane: int, rows: np.ndarray) -> Iterator[list[str]]:
+    ev, names = piece.ev, [json.dumps(n) for n in piece.names]
     kinds = {k: json.dumps(v) for k, v in KIND_NAMES.items()}
     for lo in range(0, len(rows), BATCH):
         batch = rows[lo : lo + BATCH]
@@ -132,7 +143,7 @@ def _slices(timeline: Timeline, rows: np.ndarray) -> Iterator[list[str]]:
             f'"name":{names[n]},"cat":{kinds.get(k, kinds[Kind.OTHER])}}}'
             for r, lane, s, d, n, k in zip(
                 ev["rank"][batch].tolist(),
-                ev["lane"][batch].tolist(),
+                (ev["lane"][batch] + first_lane).tolist(),
                 ev["start"][batch].tolist(),
                 ev["dur"][batch].tolist(),
                 ev["name"][batch].tolist(),
@@ -142,36 +153,36 @@ def _slices(timeline: Timeline, rows: np.ndarray) -> Iterator[list[str]]:
         ]
 
 
-def _flows(timeline: Timeline, rows: np.ndarray) -> Iterator[list[str]]:
-    """Launch -> device arrows (flow events binding to the enclosing slices)."""
-    ev, partner = timeline.ev, timeline.partner
+def _flows(
+    piece: Timeline, first_lane: int, rows: np.ndarray, flow_ids: Iterator[int]
+) -> Iterator[list[str]]:
+    """Launch -> device arrows (flow events binding to the enclosing slices), numbered from
+    `flow_ids` (shared by every rank's piece)."""
+    ev, partner = piece.ev, piece.partner
     launches = rows[(ev["kind"][rows] == Kind.RUNTIME) & (partner[rows] >= 0)]
     for lo in range(0, len(launches), BATCH):
         batch = launches[lo : lo + BATCH]
         lines = []
-        for flow_id, (i, j) in enumerate(
-            zip(batch.tolist(), partner[batch].tolist(), strict=True), start=lo + 1
-        ):
+        for i, j in zip(batch.tolist(), partner[batch].tolist(), strict=True):
+            flow_id = next(flow_ids)
             lines.append(
                 f'{{"ph":"s","id":{flow_id},"cat":"launch","name":"launch",'
-                f'"pid":{ev["rank"][i]},"tid":{ev["lane"][i]},'
+                f'"pid":{ev["rank"][i]},"tid":{ev["lane"][i] + first_lane},'
                 f'"ts":{ev["start"][i] / 1000:.3f}}}'
             )
             lines.append(
                 f'{{"ph":"f","bp":"e","id":{flow_id},"cat":"launch","name":"launch",'
-                f'"pid":{ev["rank"][j]},"tid":{ev["lane"][j]},'
+                f'"pid":{ev["rank"][j]},"tid":{ev["lane"][j] + first_lane},'
                 f'"ts":{ev["start"][j] / 1000:.3f}}}'
             )
         yield lines
 
 
-def _counters(
-    timeline: Timeline, ranks: set[int] | None, start: int, end: int
-) -> Iterator[list[str]]:
-    for index, lane in enumerate(timeline.lanes):
-        if lane.id not in timeline.counters or (ranks is not None and lane.rank not in ranks):
+def _counters(piece: Timeline, first_lane: int, start: int, end: int) -> Iterator[list[str]]:
+    for index, lane in enumerate(piece.lanes, start=first_lane):
+        if lane.id not in piece.counters:
             continue
-        ts, values = timeline.counters[lane.id]
+        ts, values = piece.counters[lane.id]
         inside = (ts >= start) & (ts < end)
         name = json.dumps(lane.label)
         yield [

@@ -1,8 +1,10 @@
 """What the timeline draws of a run: each rank's aligned spans, steps, traces and the
-collectors' counter series, handed to `Timeline` (timeline.py)."""
+collectors' counter series, built into one `Timeline` piece per rank (timeline.py) on the run's
+origin, and the outline of them all (run_timeline.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -10,36 +12,66 @@ import pandas as pd
 
 from ..analysis.align import Alignment, Method
 from .read import RunTables
+from .run_timeline import TimelineOutline, outline
 from .steps import align_run, rank_steps
-from .timeline import RankInput, Timeline
+from .timeline import RankInput, Timeline, aligned_steps, rank_first_start, step_durations
+from .windows import gap_threshold_ns
 
 
-def build_timeline(tables: RunTables) -> Timeline:
+def rank_input(tables: RunTables, rank: int, alignment: Alignment) -> RankInput:
+    """What the rank's piece of the timeline is built from (its tables' columns, not copies)."""
+    traces = [t for t in tables.traces if t.rank == rank]
+    spans = tables.spans[tables.spans["rank"] == rank]
+    span_input, span_names = None, None
+    if len(spans):
+        names = pd.Categorical(spans["name"])
+        span_input = {
+            "start": spans["t0"].to_numpy(np.int64),
+            "dur": (spans["t1"] - spans["t0"]).to_numpy(np.int64),
+            "name": names.codes.astype(np.int64),
+            "id": spans["id"].to_numpy(np.int64),
+            "parent": spans["parent"].to_numpy(np.int64),
+            "step": spans["step"].to_numpy(np.int64),
+            "gpu_ns": spans["gpu_ns"].fillna(-1).to_numpy(np.int64),
+        }
+        span_names = [str(c) for c in names.categories]
+    steps = rank_steps(tables, rank, traces)
+    return RankInput(
+        rank, alignment, span_input, span_names, [(s, a, b) for s, (a, b) in steps.items()],
+        [t.tables for t in traces], _collector_series(tables, rank),
+    )  # fmt: skip
+
+
+def build_timeline(tables: RunTables, keep: Callable[[int, Timeline], None]) -> TimelineOutline:
+    """The run's timeline, one rank's piece at a time (each handed to `keep`, which stores
+    it, then dropped), on the run's origin and window gap; returns the outline."""
     alignments = align_run(tables)
-    inputs = []
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
-        spans = tables.spans[tables.spans["rank"] == rank]
-        span_input, span_names = None, None
-        if len(spans):
-            names = pd.Categorical(spans["name"])
-            span_input = {
-                "start": spans["t0"].to_numpy(np.int64),
-                "dur": (spans["t1"] - spans["t0"]).to_numpy(np.int64),
-                "name": names.codes.astype(np.int64),
-                "id": spans["id"].to_numpy(np.int64),
-                "parent": spans["parent"].to_numpy(np.int64),
-                "step": spans["step"].to_numpy(np.int64),
-                "gpu_ns": spans["gpu_ns"].fillna(-1).to_numpy(np.int64),
-            }
-            span_names = [str(c) for c in names.categories]
-        steps = rank_steps(tables, rank, traces)
-        inputs.append(RankInput(
-            rank, alignments.get(rank, Alignment(rank, Method.NONE)), span_input, span_names,
-            [(s, a, b) for s, (a, b) in steps.items()], [t.tables for t in traces],
-            _collector_series(tables, rank),
-        ))  # fmt: skip
-    return Timeline(inputs)
+    inputs = {
+        rank: rank_input(tables, rank, alignments.get(rank, Alignment(rank, Method.NONE)))
+        for rank in tables.ranks
+    }
+    origin, gap = run_origin_and_gap(inputs)
+
+    def pieces() -> Iterator[tuple[int, Timeline]]:
+        for rank, found in inputs.items():
+            piece = rank_piece(found, origin, gap)
+            keep(rank, piece)
+            yield rank, piece
+
+    return outline(origin, gap, pieces())
+
+
+def run_origin_and_gap(inputs: dict[int, RankInput]) -> tuple[int, int]:
+    """The run's origin (its first event, on rank 0's clock) and the gap that ends a window
+    (from every rank's steps)."""
+    firsts = [f for f in map(rank_first_start, inputs.values()) if f is not None]
+    steps = {rank: aligned_steps(found) for rank, found in inputs.items()}
+    return (min(firsts) if firsts else 0), gap_threshold_ns(step_durations(steps))
+
+
+def rank_piece(rank: RankInput, origin_ns: int, gap_ns: int) -> Timeline:
+    """One rank's piece of the run's timeline."""
+    return Timeline([rank], origin_ns, gap_ns)
 
 
 # The collectors' series shown as timeline counters: (table, column, key, label, integer?)

@@ -96,7 +96,14 @@ def _concatenated(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 
 
 class Timeline:
-    def __init__(self, ranks: list[RankInput]) -> None:
+    """The events of some ranks (a run keeps one per rank: pipeline/run_timeline.py), ordered
+    and indexed for tiles, details and search. `origin_ns` (default: the first event's start)
+    and `gap_ns` (default: from these ranks' steps) are the run's, so that every rank's piece
+    measures time from the same origin and cuts windows at the same gaps."""
+
+    def __init__(
+        self, ranks: list[RankInput], origin_ns: int | None = None, gap_ns: int | None = None
+    ) -> None:
         self.alignments = {r.rank: r.alignment for r in ranks}
         self._strings: dict[str, int] = {}
         self.names: list[str] = []
@@ -112,10 +119,10 @@ class Timeline:
         for rank in ranks:
             parts += self._rank_events(rank)
             counters += self._rank_counters(rank)
-            self.rank_steps[rank.rank] = self._rank_step_list(rank)
+            self.rank_steps[rank.rank] = aligned_steps(rank)
         columns = _concatenated(parts)
         del parts  # the per-rank pieces: a second copy of every event until here
-        self._finish(columns, counters)
+        self._finish(columns, counters, origin_ns, gap_ns)
 
     # --- building ----------------------------------------------------------------------------
 
@@ -243,22 +250,19 @@ class Timeline:
             out.append((lane, rank.alignment.apply(ts), values))
         return out
 
-    @staticmethod
-    def _rank_step_list(rank: RankInput) -> list[tuple[int, int, int]]:
-        align = rank.alignment.apply
-        return sorted(
-            (step, int(align(np.int64(s))), int(align(np.int64(e)))) for step, s, e in rank.steps
-        )
-
     def _finish(
-        self, columns: dict[str, np.ndarray], counters: list[tuple[int, np.ndarray, np.ndarray]]
+        self,
+        columns: dict[str, np.ndarray],
+        counters: list[tuple[int, np.ndarray, np.ndarray]],
+        origin_ns: int | None,
+        gap_ns: int | None,
     ) -> None:
         """Order the events by (lane, row, start) and index them; `columns` are consumed (each is
         dropped once its ordered copy exists, so the build holds one extra column, not a
         second copy of all of them)."""
-        starts = [columns["start"]] + [ts for _, ts, _ in counters]
-        all_starts = np.concatenate(starts) if starts else np.zeros(0, np.int64)
-        self.origin_ns = int(all_starts.min()) if len(all_starts) else 0
+        if origin_ns is None:
+            origin_ns = first_start([columns["start"]] + [ts for _, ts, _ in counters])
+        self.origin_ns = origin_ns
         columns["start"] = columns["start"] - self.origin_ns
         # Lanes in display order: per rank MyTimer, CPU threads (main first), GPU, counters.
         lane_order = sorted(range(len(self.lanes)), key=lambda i: self.lanes[i].order)
@@ -305,57 +309,29 @@ class Timeline:
         groups = len(self.group_keys)
         self.raw_level = raw_level(self.ev, self.n_events, self.group_offsets, groups)
         self.levels = coarser_levels(self.raw_level, self.end, groups)
+        if gap_ns is None:
+            gap_ns = gap_threshold_ns(step_durations(self.rank_steps))
         self.windows = recorded_windows(
             self.ev["start"], self.ev["dur"], self.ev["source"], [t.meta.path for t in self.traces],
-            gap_threshold_ns([e - s for steps in self.rank_steps.values() for _, s, e in steps]),
+            gap_ns,
         )  # fmt: skip
 
     # --- queries -----------------------------------------------------------------------------
 
-    def _lane_mask(self, ranks: set[int] | None) -> np.ndarray:
-        return np.array([ranks is None or lane.rank in ranks for lane in self.lanes], dtype=bool)
-
-    def tiles(
-        self, start: int, end: int, width_px: int, ranks: set[int] | None = None
-    ) -> dict[str, Any]:
-        ns_per_px = max((end - start) / width_px, 1e-9)
+    def level_for(self, ns_per_px: float) -> Level:
+        """The coarsest level whose buckets are no wider than a pixel."""
         level = self.raw_level
         for candidate in self.levels:
             if candidate.bucket_ns <= ns_per_px:
                 level = candidate
-        boxes = self._boxes(level, start, end, ns_per_px, self._lane_mask(ranks))
-        factor = 1.0
-        while (size := self._boxes_json_bytes(boxes)) > BOX_BYTES:
-            # Too many boxes: merge what was merged again at a coarser pixel (cheaper than
-            # starting over from the level; summary boxes merge like events).
-            factor *= math.ceil(size / BOX_BYTES) + 1
-            boxes = merge_pixels(boxes, start, ns_per_px * factor)
-        name_ids, names = np.unique(boxes["name"], return_inverse=True)
-        ids = boxes["id"]
-        lanes_json = []
-        for lane, rows in self._lane_runs(boxes["group"]):
-            lanes_json.append({"id": self.lanes[lane].id, "boxes": {
-                "start": boxes["start"][rows].tolist(), "dur": boxes["dur"][rows].tolist(),
-                "row": self.group_rows[boxes["group"][rows]].tolist(),
-                "name": names[rows].tolist(), "count": boxes["count"][rows].tolist(),
-                "id": ids[rows].tolist()}})  # fmt: skip
-        return {
-            "start": start,
-            "end": end,
-            "ns_per_px": ns_per_px * factor,
-            "names": [self.names[n] for n in name_ids.tolist()],
-            "lanes": lanes_json,
-            "counters": self._counters_within_budget(start, end, ns_per_px, ranks),
-            "flows": self._flows(set(ids[ids >= 0].tolist())),
-        }
+        return level
 
-    def _boxes(
-        self, level: Level, start: int, end: int, ns_per_px: float, wanted_lanes: np.ndarray
-    ) -> dict[str, np.ndarray]:
-        """The level's boxes in the window, of every wanted lane row ("group", in group
-        order), merged at the pixel size."""
+    def boxes(self, start: int, end: int, ns_per_px: float) -> dict[str, np.ndarray]:
+        """The boxes of every lane row ("group", in group order) in the window, from the
+        level for the pixel size, merged at it."""
+        level = self.level_for(ns_per_px)
         pieces = []
-        for g in np.flatnonzero(wanted_lanes[self.group_lanes]).tolist():
+        for g in range(len(self.group_keys)):
             lo, hi = int(level.group_offsets[g]), int(level.group_offsets[g + 1])
             if hi <= lo:
                 continue
@@ -379,52 +355,15 @@ class Timeline:
         }  # fmt: skip
         return merge_pixels(boxes, start, ns_per_px)
 
-    def _lane_runs(self, group: np.ndarray) -> list[tuple[int, np.ndarray]]:
-        """(lane, rows of its boxes) per lane, boxes being in group (so lane) order."""
-        lanes = self.group_lanes[group]
-        starts = np.flatnonzero(np.concatenate(([True], lanes[1:] != lanes[:-1])))[: len(lanes)]
-        bounds = np.append(starts, len(lanes))
-        return [
-            (int(lanes[a]), np.arange(a, b))
-            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)
-        ]
-
-    def _boxes_json_bytes(self, boxes: dict[str, np.ndarray]) -> int:
-        """What the boxes and the names they use take in the answer's JSON (a bound)."""
+    def name_json_bytes(self) -> np.ndarray:
+        """What each name takes in an answer's JSON, computed on first use."""
         if self._name_json_bytes is None:
             self._name_json_bytes = np.array(
                 [len(json.dumps(name)) + 2 for name in self.names], dtype=np.int64
             )
-        n = len(boxes["start"])
-        if n == 0:
-            return 0
-        lanes = np.unique(self.group_lanes[boxes["group"]]).tolist()
-        size = sum(len(self.lanes[lane].id) + _LANE_JSON_OVERHEAD for lane in lanes)
-        size += sum(json_digits(boxes[key]) for key in ("start", "dur", "name", "count", "id"))
-        size += json_digits(self.group_rows[boxes["group"]]) + 2 * 6 * n  # row; ", " each
-        return size + int(self._name_json_bytes[np.unique(boxes["name"])].sum())
+        return self._name_json_bytes
 
-    def _counters_within_budget(
-        self, start: int, end: int, ns_per_px: float, ranks: set[int] | None
-    ) -> list[dict[str, Any]]:
-        factor = 1.0
-        while True:
-            counters = self._counter_points(start, end, ns_per_px * factor, ranks)
-            size = sum(
-                len(c["id"]) + 40 + json_digits(c["t"]) + json_digits(c["value"])
-                + 4 * len(c["t"])
-                for c in counters
-            )  # fmt: skip
-            if size <= COUNTER_BYTES:
-                return [
-                    {"id": c["id"], "t": c["t"].tolist(), "value": c["value"].tolist()}
-                    for c in counters
-                ]
-            factor *= math.ceil(size / COUNTER_BYTES) + 1
-
-    def _counter_points(
-        self, start: int, end: int, ns_per_px: float, ranks: set[int] | None
-    ) -> list[dict[str, Any]]:
+    def counter_points(self, start: int, end: int, ns_per_px: float) -> list[dict[str, Any]]:
         """Per counter lane, the point before the window and the last point in each pixel:
         found by bisecting at the pixel edges, so the cost follows the pixels, not the
         points."""
@@ -432,8 +371,6 @@ class Timeline:
         edges = start + ns_per_px * np.arange(1, math.ceil((end - start) / ns_per_px) + 1)
         out = []
         for lane_id, (ts, values) in self.counters.items():
-            if ranks is not None and self.lanes[self._lane_index[lane_id]].rank not in ranks:
-                continue
             lo = max(int(np.searchsorted(ts, start, "left")) - 1, 0)
             hi = int(np.searchsorted(ts, end, "right"))
             if hi <= lo:
@@ -444,7 +381,7 @@ class Timeline:
             out.append({"id": lane_id, "t": t[keep], "value": values[lo:hi][keep]})
         return out
 
-    def _flows(self, single_ids: set[int]) -> list[dict[str, Any]]:
+    def flows(self, single_ids: set[int]) -> list[dict[str, Any]]:
         flows = []
         for event in single_ids:
             other = int(self.partner[event])
@@ -505,14 +442,13 @@ class Timeline:
             }
         return out
 
-    def search(self, text: str, limit: int, ranks: set[int] | None = None) -> dict[str, Any]:
+    def search(self, text: str, limit: int) -> dict[str, Any]:
+        """The events whose name holds `text` (case-insensitive), the first `limit` by start."""
         needle = text.lower()
         matching = np.array(
             [i for i, n in enumerate(self.names) if needle in n.lower()], dtype=np.int32
         )
         hits = np.flatnonzero(np.isin(self.ev["name"], matching))
-        if ranks is not None:
-            hits = hits[np.isin(self.ev["rank"][hits], list(ranks))]
         hits = hits[np.argsort(self.ev["start"][hits], kind="stable")]
         return {"total": len(hits), "matches": [self._match(int(i)) for i in hits[:limit]]}
 
@@ -524,16 +460,162 @@ class Timeline:
             "start": int(self.ev["start"][i]), "dur": int(self.ev["dur"][i]),
         }  # fmt: skip
 
-    def steps_json(self) -> list[dict[str, int]]:
-        merged: dict[int, list[int]] = {}
-        for steps in self.rank_steps.values():
-            for step, s, e in steps:
-                bounds = merged.setdefault(step, [s, e])
-                bounds[0], bounds[1] = min(bounds[0], s), max(bounds[1], e)
+
+def first_start(starts: list[np.ndarray]) -> int:
+    """The earliest of these times (0 without any): a timeline's origin."""
+    firsts = [int(t.min()) for t in starts if len(t)]
+    return min(firsts) if firsts else 0
+
+
+def rank_first_start(rank: RankInput) -> int | None:
+    """The earliest time (on rank 0's clock) of what the rank's piece will hold: its first
+    span, trace slice or counter sample, found without building the piece (alignment maps
+    times in order, so each source's first is enough); None for a rank with none."""
+    firsts = []
+    if rank.spans is not None and len(rank.spans["start"]):
+        firsts.append(int(np.asarray(rank.spans["start"]).min()))
+    for trace in rank.traces:
+        shift = int(trace.meta.to_collectors_ns)
+        if len(trace.slices["start"]):
+            firsts.append(int(np.asarray(trace.slices["start"]).min()) + shift)
+        known = np.asarray(trace.memory["total_allocated"]) >= 0
+        if known.any():
+            firsts.append(int(np.asarray(trace.memory["ts"])[known].min()) + shift)
+    firsts += [int(np.asarray(ts).min()) for _, _, ts, _ in rank.series if len(ts)]
+    if not firsts:
+        return None
+    return int(rank.alignment.apply(np.array(firsts, dtype=np.int64)).min())
+
+
+def aligned_steps(rank: RankInput) -> list[tuple[int, int, int]]:
+    """The rank's (step, start, end) on rank 0's clock, in step order."""
+    align = rank.alignment.apply
+    return sorted(
+        (step, int(align(np.int64(s))), int(align(np.int64(e)))) for step, s, e in rank.steps
+    )
+
+
+def step_durations(rank_steps: dict[int, list[tuple[int, int, int]]]) -> list[int]:
+    return [e - s for steps in rank_steps.values() for _, s, e in steps]
+
+
+def tiles(pieces: list[Timeline], start: int, end: int, width_px: int) -> dict[str, Any]:
+    """The window at a pixel width over every lane of `pieces` (ranks in order, on one
+    origin): each piece's boxes from its level for the pixel size, then merged again, all
+    together, at coarser pixels until their JSON fits BOX_BYTES; the counters likewise within
+    COUNTER_BYTES; the launch -> device flows between single boxes."""
+    ns_per_px = max((end - start) / width_px, 1e-9)
+    union = _Union(pieces)
+    boxes = union.boxes(start, end, ns_per_px)
+    factor = 1.0
+    while (size := union.json_bytes(boxes)) > BOX_BYTES:
+        # Too many boxes: merge what was merged again at a coarser pixel (cheaper than
+        # starting over from the levels; summary boxes merge like events).
+        factor *= math.ceil(size / BOX_BYTES) + 1
+        boxes = merge_pixels(boxes, start, ns_per_px * factor)
+    used, name_index = np.unique(boxes["name"], return_inverse=True)
+    distinct = list(dict.fromkeys(union.names[n] for n in used.tolist()))
+    position = {name: i for i, name in enumerate(distinct)}
+    renumber = np.array([position[union.names[n]] for n in used.tolist()], dtype=np.int64)
+    names = renumber[name_index.reshape(-1)] if len(used) else np.zeros(0, np.int64)
+    ids = boxes["id"]
+    lanes_json = []
+    for lane, rows in union.lane_runs(boxes["group"]):
+        lanes_json.append({"id": union.lanes[lane].id, "boxes": {
+            "start": boxes["start"][rows].tolist(), "dur": boxes["dur"][rows].tolist(),
+            "row": union.group_rows[boxes["group"][rows]].tolist(),
+            "name": names[rows].tolist(), "count": boxes["count"][rows].tolist(),
+            "id": ids[rows].tolist()}})  # fmt: skip
+    return {
+        "start": start,
+        "end": end,
+        "ns_per_px": ns_per_px * factor,
+        "names": distinct,
+        "lanes": lanes_json,
+        "counters": _counters_within_budget(pieces, start, end, ns_per_px),
+        "flows": union.flows(boxes),
+    }
+
+
+class _Union:
+    """Several pieces' groups, lanes and names numbered one after the other, so their boxes
+    merge and measure as one timeline's."""
+
+    def __init__(self, pieces: list[Timeline]) -> None:
+        self.pieces = pieces
+        groups = [len(p.group_keys) for p in pieces]
+        self.group_base = np.cumsum([0, *groups])
+        self.name_base = np.cumsum([0, *(len(p.names) for p in pieces)])
+        lane_base = np.cumsum([0, *(len(p.lanes) for p in pieces)])
+        self.lanes = [lane for p in pieces for lane in p.lanes]
+        self.names = [name for p in pieces for name in p.names]
+        self.group_lanes = np.concatenate(
+            [p.group_lanes + lane_base[i] for i, p in enumerate(pieces)] or [np.zeros(0, int)]
+        )
+        self.group_rows = np.concatenate([p.group_rows for p in pieces] or [np.zeros(0, np.int64)])
+        self.name_bytes = np.concatenate(
+            [p.name_json_bytes() for p in pieces] or [np.zeros(0, np.int64)]
+        )
+
+    def boxes(self, start: int, end: int, ns_per_px: float) -> dict[str, np.ndarray]:
+        parts = []
+        for i, piece in enumerate(self.pieces):
+            part = piece.boxes(start, end, ns_per_px)
+            part["group"] = part["group"] + self.group_base[i]
+            part["name"] = part["name"].astype(np.int64) + self.name_base[i]
+            parts.append(part)
+        if not parts:
+            return {k: np.zeros(0, np.int64) for k in ("start", "dur", "name", "count", "id",
+                                                        "group")}  # fmt: skip
+        return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+    def json_bytes(self, boxes: dict[str, np.ndarray]) -> int:
+        """What the boxes and the names they use take in the answer's JSON (a bound)."""
+        n = len(boxes["start"])
+        if n == 0:
+            return 0
+        lanes = np.unique(self.group_lanes[boxes["group"]]).tolist()
+        size = sum(len(self.lanes[lane].id) + _LANE_JSON_OVERHEAD for lane in lanes)
+        size += sum(json_digits(boxes[key]) for key in ("start", "dur", "name", "count", "id"))
+        size += json_digits(self.group_rows[boxes["group"]]) + 2 * 6 * n  # row; ", " each
+        return size + int(self.name_bytes[np.unique(boxes["name"])].sum())
+
+    def lane_runs(self, group: np.ndarray) -> list[tuple[int, np.ndarray]]:
+        """(lane, rows of its boxes) per lane, boxes being in group (so lane) order."""
+        lanes = self.group_lanes[group]
+        starts = np.flatnonzero(np.concatenate(([True], lanes[1:] != lanes[:-1])))[: len(lanes)]
+        bounds = np.append(starts, len(lanes))
         return [
-            {"step": step, "start": s - self.origin_ns, "end": e - self.origin_ns}
-            for step, (s, e) in sorted(merged.items())
+            (int(lanes[a]), np.arange(a, b))
+            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True)
         ]
+
+    def flows(self, boxes: dict[str, np.ndarray]) -> list[dict[str, Any]]:
+        """Each piece's flows between its single boxes, MAX_FLOWS in all."""
+        piece_of = np.searchsorted(self.group_base, boxes["group"], "right") - 1
+        flows: list[dict[str, Any]] = []
+        for i, piece in enumerate(self.pieces):
+            ids = boxes["id"][(piece_of == i) & (boxes["id"] >= 0)]
+            flows += piece.flows(set(ids.tolist()))[: MAX_FLOWS - len(flows)]
+        return flows
+
+
+def _counters_within_budget(
+    pieces: list[Timeline], start: int, end: int, ns_per_px: float
+) -> list[dict[str, Any]]:
+    factor = 1.0
+    while True:
+        counters = [c for p in pieces for c in p.counter_points(start, end, ns_per_px * factor)]
+        size = sum(
+            len(c["id"]) + 40 + json_digits(c["t"]) + json_digits(c["value"]) + 4 * len(c["t"])
+            for c in counters
+        )
+        if size <= COUNTER_BYTES:
+            return [
+                {"id": c["id"], "t": c["t"].tolist(), "value": c["value"].tolist()}
+                for c in counters
+            ]
+        factor *= math.ceil(size / COUNTER_BYTES) + 1
 
 
 _LANE_JSON_OVERHEAD = 120  # '{"id": "", "boxes": {"start": [], ...}}'

@@ -31,6 +31,8 @@ class Window:
     end: int
     files: tuple[str, ...]  # base names of the trace files with events in it, earliest first
     spans: bool  # whether MyTimer spans are in it
+    # each file's (first start, last end), as `files`: what orders them when windows join
+    file_extents: tuple[tuple[int, int], ...] = ()
 
     @property
     def label(self) -> str:
@@ -91,10 +93,35 @@ def recorded_windows(
         inside = sorted(
             (s for s, (a, b) in extents.items() if a <= hi and b >= lo), key=extents.__getitem__
         )
-        names = (source_files[s].rsplit("/", 1)[-1] for s in inside if s != SPANS_SOURCE)
-        files = list(dict.fromkeys(names))
-        windows.append(Window(lo, hi, tuple(files), SPANS_SOURCE in inside))
+        named: dict[str, tuple[int, int]] = {}  # the earliest source of each base name
+        for s in inside:
+            if s != SPANS_SOURCE:
+                named.setdefault(source_files[s].rsplit("/", 1)[-1], extents[s])
+        windows.append(Window(lo, hi, tuple(named), SPANS_SOURCE in inside, tuple(named.values())))
     return windows
+
+
+def joined_windows(windows: list[Window]) -> list[Window]:
+    """Windows of several timelines on one origin (the ranks' pieces) as one timeline's:
+    those that overlap joined (one recording traced on several ranks), files earliest first."""
+    out: list[Window] = []
+    for window in sorted(windows, key=lambda w: (w.start, w.end)):
+        if out and window.start <= out[-1].end:
+            last = out[-1]
+            pairs = [
+                *zip(last.file_extents, last.files, strict=True),
+                *zip(window.file_extents, window.files, strict=True),
+            ]
+            named: dict[str, tuple[int, int]] = {}
+            for extent, name in sorted(pairs, key=lambda pair: pair[0]):
+                named.setdefault(name, extent)
+            out[-1] = Window(
+                last.start, max(last.end, window.end), tuple(named), last.spans or window.spans,
+                tuple(named.values()),
+            )  # fmt: skip
+        else:
+            out.append(window)
+    return out
 
 
 def _source_extents(

@@ -26,8 +26,8 @@ from ..errors import NotFound
 from ..params import int_param, shown
 from ..pipeline.analyze import covering_traces, step_breakdowns
 from ..pipeline.read import RunTables
+from ..pipeline.run_timeline import RunTimeline
 from ..pipeline.steps import align_run
-from ..pipeline.timeline import Timeline
 from ..store import INLINE_WAIT, RunStore
 
 MAX_PATH_EVENTS = 20000  # a step's path events a request lists at most
@@ -146,7 +146,7 @@ def critical_path(
     return body
 
 
-def timeline_events(timeline: Timeline, tables: RunTables, found: RankStepPath) -> list[dict]:
+def timeline_events(timeline: RunTimeline, tables: RunTables, found: RankStepPath) -> list[dict]:
     """The step's path events as the Timeline draws them (each once, in time order): rank,
     event id, lane, row, start and duration relative to the timeline's origin, and the path
     time the event carries."""
@@ -155,17 +155,18 @@ def timeline_events(timeline: Timeline, tables: RunTables, found: RankStepPath) 
     distinct, inverse = np.unique(rows, return_inverse=True)
     carried = np.zeros(len(distinct), dtype=np.int64)
     np.add.at(carried, inverse.reshape(-1), path.ns[path.rows >= 0])
-    ids = timeline.event_ids(tables.traces[found.trace].tables, distinct)
+    piece = timeline.piece(tables.traces[found.trace].rank)
+    ids = piece.event_ids(tables.traces[found.trace].tables, distinct)
     drawn = ids >= 0
     ids, carried = ids[drawn], carried[drawn]
-    ev = timeline.ev
+    ev = piece.ev
     order = np.argsort(ev["start"][ids], kind="stable")
     ids, carried = ids[order], carried[order]
     return [
         {
             "rank": path.rank,
             "id": int(i),
-            "lane": timeline.lanes[int(lane)].id,
+            "lane": piece.lanes[int(lane)].id,
             "row": int(row),
             "start": int(start),
             "dur": int(dur),

@@ -44,7 +44,9 @@ def test_a_restarted_server_answers_every_route_the_same_without_computing(tmp_p
     cold = PluginClient(tmp_path)
     first = _answers(cold, routes)
     cold_counts = cold.plugin._store.result_cache.counts
-    assert cold_counts.stored > 0 and cold_counts.misses == cold_counts.stored
+    # every result looked up was computed and stored; the timeline's per-rank pieces are
+    # stored as it is built, without a lookup of their own
+    assert cold_counts.stored >= cold_counts.misses > 0
 
     warm = PluginClient(tmp_path)  # a new process's store, the same cache folder
     assert _answers(warm, routes) == first
@@ -56,10 +58,14 @@ def test_a_stored_result_is_served_read_only_with_the_tables_read(tmp_path):
     store = RunStore(str(SAMPLE_RUNS), cache_dir=str(tmp_path))
     run = store.find_run("ddp_traced")
     timeline = store.timeline(run)  # stored, then served as a restart serves it
-    assert not timeline.ev["start"].flags.writeable
     tables = store.tables(run)
-    # the trace tables are the ones read, not copies
-    assert [id(t) for t in timeline.traces] == [id(t.tables) for t in tables.traces]
+    for rank in sorted(timeline.alignments):
+        piece = timeline.piece(rank)
+        assert not piece.ev["start"].flags.writeable
+        # the trace tables are the ones read, not copies
+        assert [id(t) for t in piece.traces] == [
+            id(t.tables) for t in tables.traces if t.rank == rank
+        ]
     store.close()
 
 
