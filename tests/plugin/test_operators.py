@@ -3,16 +3,31 @@ profile made here, device time attributed through launches on real GPU traces, n
 
 import json
 import os
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from tb_perf_plugin.analysis.kernels import (
+    aggregate_kernels,
+    kernel_rows,
+    merge_kernel_rows,
+    trace_kernels,
+)
 from tb_perf_plugin.analysis.nesting import nesting_depth
-from tb_perf_plugin.analysis.operators import operator_table
+from tb_perf_plugin.analysis.operators import (
+    aggregate_operators,
+    merge_operator_rows,
+    named_operator_events,
+    operator_rows,
+    operator_table,
+)
 from tb_perf_plugin.analysis.tensor_cores import tensor_core_eligible, uses_tensor_cores
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import DEVICE_KINDS, Kind
 
+SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
 TRACES = "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
 GPU_TRACES = [
     "traces/pytorch__kineto/tb_plugin/samples/resnet50_num_workers_0/"
@@ -162,3 +177,38 @@ def test_device_time_without_a_launch_is_its_own_share_with_a_warning(tmp_path, 
     (mm,) = answer["rows"]
     assert mm["device_self_ns"] == 70_000 and mm["tensor_core_eligible"] is True
     assert mm["tensor_core_self_share"] == 0.0  # sgemm: not a Tensor-Core kernel's name
+
+
+def _demo_traces(_shared_data=None):
+    paths = sorted((SAMPLE_RUNS / "ddp_traced").rglob("*.pt.trace.json*"))
+    return [read_trace(str(path)) for path in paths]
+
+
+def _gpu_traces(shared_data):
+    return [read_trace(str(shared_data / path)) for path in GPU_TRACES]
+
+
+@pytest.mark.parametrize("grouping", ["name", "input_dims", "call_stack"])
+@pytest.mark.parametrize("source", [_demo_traces, _gpu_traces], ids=["demo_run", "gpu_traces"])
+def test_rows_of_each_trace_merge_into_the_table_of_all_their_events(request, grouping, source):
+    """What the run keeps per rank (operator_rows, kernel_rows) merges into exactly the table
+    of all the events at once: the demo run's four CPU traces of two ranks, and three real
+    GPU traces (ResNet-50 on a V100, NCCL on A100s, df_index_resolver) as if three ranks."""
+    shared = request.getfixturevalue("shared_data") if source is _gpu_traces else None
+    traces = source(shared)
+    assert len(traces) >= 2
+    stacks = grouping == "call_stack"
+    events = [named_operator_events([t], with_stacks=stacks) for t in traces]
+    split = "call_stack" if stacks else "input_dims"
+    rows = pd.concat([operator_rows(e, split) for e in events], ignore_index=True)
+    expected = aggregate_operators(pd.concat(events, ignore_index=True), grouping)
+    assert len(expected) > 0
+    pd.testing.assert_frame_equal(merge_operator_rows(rows, grouping), expected)
+    kernels = [trace_kernels(t) for t in traces]
+    kernel_parts = pd.concat([kernel_rows(k) for k in kernels], ignore_index=True)
+    for by_operator in (False, True):
+        pd.testing.assert_frame_equal(
+            merge_kernel_rows(kernel_parts, by_operator),
+            aggregate_kernels(pd.concat(kernels, ignore_index=True), by_operator),
+            rtol=1e-12,
+        )
