@@ -11,6 +11,8 @@ All times are int64 Unix-epoch nanoseconds on the tracing host's clock.
 
 from __future__ import annotations
 
+import contextlib
+import mmap
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -92,6 +94,9 @@ class TraceMeta:
         return shift if isinstance(shift, int) and not isinstance(shift, bool) else 0
 
 
+_DONTNEED = getattr(mmap, "MADV_DONTNEED", None)  # where the platform has it
+
+
 @dataclass
 class TraceTables:
     """One trace file as columns. `slices` are duration events sorted by start; `names` is the
@@ -105,6 +110,17 @@ class TraceTables:
     @property
     def n_events(self) -> int:
         return int(len(self.slices["start"]) + len(self.memory["ts"]))
+
+    def release_pages(self) -> None:
+        """Drop the pages this process has read of columns memory-mapped from the trace cache
+        (they stay in the page cache and are read again on the next touch): a pass over every
+        rank's tables then holds one rank's pages at a time, not the run's. Columns in memory
+        are left as they are."""
+        for column in (*self.slices.values(), *self.memory.values()):
+            mapped = getattr(column, "_mmap", None)  # np.memmap's file mapping
+            if mapped is not None and _DONTNEED is not None:
+                with contextlib.suppress(OSError, ValueError):  # closed, or not allowed
+                    mapped.madvise(_DONTNEED)
 
 
 _COLLECTIVE_NAME = re.compile(

@@ -47,8 +47,7 @@ def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
     window is then what the trace covers), per rank with traces; a rank's trace without steps
     is broken down whole."""
     out = []
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
+    for rank, traces in tables.rank_traces():
         if not traces:
             continue
         spans = trace_spans([t.tables for t in traces])
@@ -115,9 +114,12 @@ def host_call_ns(tables: RunTables, breakdowns: list[StepBreakdown]) -> dict[tup
     """(rank, step) -> time in each class of runtime call within the step (analysis/host_calls;
     each class's calls as a union), and under "sync" the union of the three waiting classes."""
     out: dict[tuple, dict[str, int]] = {}
-    for rank in {b.rank for b in breakdowns}:
+    broken_down = {b.rank for b in breakdowns}
+    for rank, traces in tables.rank_traces():
+        if rank not in broken_down:
+            continue
         parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
-        for trace in (t for t in tables.traces if t.rank == rank):
+        for trace in traces:
             shift = trace.tables.meta.to_collectors_ns
             for name, (start, end) in host_call_classes(trace.tables).items():
                 parts.setdefault(name, []).append((start + shift, end + shift))
@@ -178,8 +180,7 @@ def analyze_run(
     memory, trace_memory = memory_by_rank(tables)
     step_times, data_spans, operators, profiling = {}, {}, {}, {}
     operator_parts, kernel_parts, collective_parts, devices = [], [], [], []
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
+    for rank, traces in tables.rank_traces():
         profiling[rank] = _profiler_boundary_steps(traces)
         steps = rank_steps(tables, rank, traces)
         if steps:
@@ -269,8 +270,7 @@ def memory_by_rank(tables: RunTables) -> tuple[dict[int, RankMemory], dict[int, 
         if found is not None:
             sampled[rank] = found
     traced = {}
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
+    for rank, traces in tables.rank_traces():
         if not any(len(t.tables.memory["ts"]) for t in traces):
             continue
         steps = rank_steps(tables, rank, traces)
@@ -288,8 +288,7 @@ def module_data(tables: RunTables) -> ModuleData:
     if len(tables.modules.modules):
         return collector_module_data(tables.modules, steps[["rank", "step", "t0", "t1"]])
     events, windows = [], []
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
+    for rank, traces in tables.rank_traces():
         for trace in traces:
             found = module_events(trace.tables)
             found["start"] += trace.tables.meta.to_collectors_ns

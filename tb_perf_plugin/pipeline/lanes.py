@@ -48,7 +48,7 @@ def build_timeline(tables: RunTables, keep: Callable[[int, Timeline], None]) -> 
     alignments = align_run(tables)
     inputs = {
         rank: rank_input(tables, rank, alignments.get(rank, Alignment(rank, Method.NONE)))
-        for rank in tables.ranks
+        for rank, _ in tables.rank_traces()
     }
     origin, gap = run_origin_and_gap(inputs)
 
@@ -57,6 +57,7 @@ def build_timeline(tables: RunTables, keep: Callable[[int, Timeline], None]) -> 
             piece = rank_piece(found, origin, gap)
             keep(rank, piece)
             yield rank, piece
+            _release(found)
 
     return outline(origin, gap, pieces())
 
@@ -64,9 +65,19 @@ def build_timeline(tables: RunTables, keep: Callable[[int, Timeline], None]) -> 
 def run_origin_and_gap(inputs: dict[int, RankInput]) -> tuple[int, int]:
     """The run's origin (its first event, on rank 0's clock) and the gap that ends a window
     (from every rank's steps)."""
-    firsts = [f for f in map(rank_first_start, inputs.values()) if f is not None]
+    firsts = []
+    for found in inputs.values():
+        firsts.append(rank_first_start(found))
+        _release(found)
     steps = {rank: aligned_steps(found) for rank, found in inputs.items()}
-    return (min(firsts) if firsts else 0), gap_threshold_ns(step_durations(steps))
+    known = [f for f in firsts if f is not None]
+    return (min(known) if known else 0), gap_threshold_ns(step_durations(steps))
+
+
+def _release(rank: RankInput) -> None:
+    """Drop the pages read of the rank's traces (RunTables.rank_traces says why)."""
+    for trace in rank.traces:
+        trace.release_pages()
 
 
 def rank_piece(rank: RankInput, origin_ns: int, gap_ns: int) -> Timeline:

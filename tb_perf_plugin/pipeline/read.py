@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +97,21 @@ class RunTables:
         ranks |= set(self.memory["rank"].unique().tolist())
         ranks |= set(self.system["rank"].unique().tolist())
         return sorted(ranks | set(self.steps["rank"].unique().tolist()))
+
+    def rank_traces(self) -> Iterator[tuple[int, list[TraceFile]]]:
+        """Each rank, in order, with its traces; once the next rank comes, the pages the last
+        one's traces had read are dropped from this process (`TraceTables.release_pages`), so
+        a pass over every rank holds one rank's events at a time, not the run's."""
+        traces: list[TraceFile] = []
+        try:
+            for rank in self.ranks:
+                for trace in traces:
+                    trace.tables.release_pages()
+                traces = [t for t in self.traces if t.rank == rank]
+                yield rank, traces
+        finally:
+            for trace in traces:
+                trace.tables.release_pages()
 
 
 def _stop_warnings(writer: WriterFiles, last_timer_step: int | None) -> list[str]:

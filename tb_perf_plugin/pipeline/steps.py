@@ -96,8 +96,7 @@ def clock_to_rank0(tables: RunTables, rank: int) -> Callable[[np.ndarray], np.nd
 
 def align_run(tables: RunTables) -> dict[int, Alignment]:
     evidence = []
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
+    for rank, traces in tables.rank_traces():
         meta = tables.rank_meta.get(rank)
         steps = rank_steps(tables, rank, traces)
         evidence.append(RankClockEvidence(

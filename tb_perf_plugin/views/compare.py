@@ -74,8 +74,7 @@ def _facts(store: RunStore, run: Run) -> RunFacts:
     """What the diff reads of a run, from its cached results and route answers."""
     tables, analysis = store.tables(run, None), store.analysis(run, None)
     step_times = {}
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
+    for rank, traces in tables.rank_traces():
         step_times[rank] = {s: b - a for s, (a, b) in rank_steps(tables, rank, traces).items()}
     stepped = [b for b in analysis.breakdowns if b.step is not None]
     facts = RunFacts(run.name, step_times, traced_steps=float(max(len(stepped), 1)))

@@ -76,11 +76,11 @@ def gpu_summaries(
 
     def build(tables: RunTables) -> list[dict[str, Any]]:
         out = []
-        for rank in tables.ranks:
-            traces = [t.tables for t in tables.traces if t.rank == rank]
+        for rank, traces in tables.rank_traces():
             windows = [(b.start_ns, b.start_ns + b.duration_ns)
                        for b in analysis.breakdowns if b.rank == rank]  # fmt: skip
-            out += [g.to_json() for g in rank_gpu_summary(rank, traces, windows)]
+            found = rank_gpu_summary(rank, [t.tables for t in traces], windows)
+            out += [g.to_json() for g in found]
         return out
 
     every = store.derived(run, "gpu_summary", build, wait_s)

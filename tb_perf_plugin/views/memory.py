@@ -184,8 +184,8 @@ def _time_param(value: str | None, name: str) -> int | None:
 def _operator_memory_calls(tables: RunTables) -> pd.DataFrame:
     """Every rank's op calls with memory events, start and end on rank 0's clock."""
     parts = []
-    for rank in tables.ranks:
-        calls = operator_memory_calls([t.tables for t in tables.traces if t.rank == rank])
+    for rank, traces in tables.rank_traces():
+        calls = operator_memory_calls([t.tables for t in traces])
         if len(calls):
             to_rank0 = clock_to_rank0(tables, rank)
             calls["start"] = np.asarray(to_rank0(calls["start"].to_numpy(np.int64)), np.int64)

@@ -82,12 +82,11 @@ def _stack_rows(store: RunStore, run: Run, wait_s: float | None) -> pd.DataFrame
     need not pay."""
 
     def build(tables: RunTables) -> pd.DataFrame:
-        parts = [
-            operator_rows(
-                named_operator_events([trace.tables], with_stacks=True), "call_stack"
-            ).assign(rank=trace.rank)
-            for trace in tables.traces
-        ]
+        parts = []
+        for trace in tables.traces:  # in file order, as the rows' first calls are ordered
+            events = named_operator_events([trace.tables], with_stacks=True)
+            parts.append(operator_rows(events, "call_stack").assign(rank=trace.rank))
+            trace.tables.release_pages()
         if not parts:
             no_events = named_operator_events([], with_stacks=True)
             return operator_rows(no_events, "call_stack").assign(rank=pd.Series(dtype=int))
@@ -104,10 +103,11 @@ def _unattributed(
 
     def build(tables: RunTables) -> dict[int, tuple[int, int]]:
         out: dict[int, tuple[int, int]] = {}
-        for trace in tables.traces:
-            missing, total = unattributed_device_ns(trace.tables)
-            before = out.get(trace.rank, (0, 0))
-            out[trace.rank] = (before[0] + missing, before[1] + total)
+        for rank, traces in tables.rank_traces():
+            for trace in traces:
+                missing, total = unattributed_device_ns(trace.tables)
+                before = out.get(rank, (0, 0))
+                out[rank] = (before[0] + missing, before[1] + total)
         return out
 
     per_rank = store.derived(run, "unattributed_device", build, wait_s)

@@ -74,8 +74,7 @@ def run_steps(tables: RunTables) -> pd.DataFrame:
     `device_t0`, `device_t1`: a ProfilerStep's device extent (analysis/device_steps.py);
     MyTimer's steps as they are."""
     rows = []
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
+    for rank, traces in tables.rank_traces():
         timed = bool((tables.steps["rank"] == rank).any())
         windows = sorted(rank_steps(tables, rank, traces).items(), key=lambda item: item[1])
         starts = np.array([a for _, (a, _) in windows], np.int64)
@@ -209,8 +208,7 @@ def _rank_compute(tables: RunTables, steps: pd.DataFrame) -> dict[int, dict[str,
     summary's `compute` and `compile`)."""
     flops = flops_inputs(tables.rank_meta)
     out = {}
-    for rank in tables.ranks:
-        traces = [t for t in tables.traces if t.rank == rank]
+    for rank, traces in tables.rank_traces():
         own = steps[steps["rank"] == rank].sort_values("step", kind="stable")
         step_windows = own[["step", "t0", "t1"]].reset_index(drop=True)
         events = [compile_events(t.tables) for t in traces]

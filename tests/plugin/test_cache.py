@@ -1,5 +1,6 @@
 import logging
 import os
+import re
 import shutil
 from dataclasses import replace
 
@@ -130,3 +131,33 @@ def test_service_on_an_unwritable_cache_answers_with_one_warning(
     assert str(tmp_path / blocked) in warnings[0].getMessage()
     assert not (tmp_path / "a-file").is_dir()
     assert "not writable" not in capfd.readouterr().err
+
+
+def _mapped_rss_kb(path: str) -> int:
+    """This process' resident kB of the mapping of `path` (/proc/self/smaps)."""
+    total, inside = 0, False
+    with open("/proc/self/smaps") as smaps:
+        for line in smaps:
+            if re.match(r"^[0-9a-f]+-[0-9a-f]+ ", line):
+                inside = line.rstrip().endswith(path)
+            elif inside and line.startswith("Rss:"):
+                total += int(line.split()[1])
+    return total
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="reads Linux's smaps")
+def test_released_pages_leave_the_process_and_read_back_the_same(tmp_path, trace):
+    """What a pass over every rank relies on (RunTables.rank_traces): a mapped column read
+    through takes its pages into this process, release_pages gives them back, and the column
+    reads the same afterwards."""
+    cache = TraceCache(tmp_path / "cache")
+    cache.read(trace)  # parsed and stored
+    tables = cache.read(trace)  # mapped
+    column = tables.slices["start"]
+    assert isinstance(column, np.memmap)
+    file = str(column.filename)
+    total = int(np.asarray(column).sum())  # touches every page
+    assert _mapped_rss_kb(file) * 1024 >= column.nbytes // 2
+    tables.release_pages()
+    assert _mapped_rss_kb(file) == 0
+    assert int(np.asarray(column).sum()) == total
