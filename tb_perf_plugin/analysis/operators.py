@@ -11,7 +11,9 @@ Pure functions over trace tables, vectorized per nesting depth.
 from __future__ import annotations
 
 import re
+import threading
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -64,21 +66,38 @@ class HostNesting:
     parent: np.ndarray
 
 
-# id(trace) -> its HostNesting, for as long as the trace lives (weakref.finalize drops it)
-_NESTINGS: dict[int, HostNesting] = {}
+# id(trace) -> its HostNesting, for the NESTINGS_KEPT traces last asked about (and no longer
+# than the trace lives: weakref.finalize drops it). Bounded, not per run: a nesting is as long
+# as its trace's host events, and a pass over a run's ranks asks for each trace's in turn.
+NESTINGS_KEPT = 16
+_NESTINGS: OrderedDict[int, HostNesting] = OrderedDict()
+_NESTINGS_LOCK = threading.Lock()
 
 
 def host_nesting(trace: TraceTables) -> HostNesting:
     """The trace's host ops and runtime calls nested per thread (what operator times, operator
-    memory, the critical path and the what-if are attributed through). Computed once per trace
-    object: a trace's tables do not change once read, and the analysis asks for it several
-    times."""
-    found = _NESTINGS.get(id(trace))
-    if found is None:
-        found = _nesting(trace)
-        _NESTINGS[id(trace)] = found
-        weakref.finalize(trace, _NESTINGS.pop, id(trace), None)
+    memory, the critical path and the what-if are attributed through). Kept for the last few
+    traces: a trace's tables do not change once read, and the analysis of a rank asks for
+    its nesting several times."""
+    key = id(trace)
+    with _NESTINGS_LOCK:
+        found = _NESTINGS.get(key)
+        if found is not None:
+            _NESTINGS.move_to_end(key)
+            return found
+    found = _nesting(trace)
+    with _NESTINGS_LOCK:
+        if key not in _NESTINGS:
+            weakref.finalize(trace, _forget_nesting, key)
+        _NESTINGS[key] = found
+        while len(_NESTINGS) > NESTINGS_KEPT:
+            _NESTINGS.popitem(last=False)
     return found
+
+
+def _forget_nesting(key: int) -> None:
+    with _NESTINGS_LOCK:
+        _NESTINGS.pop(key, None)
 
 
 def _nesting(trace: TraceTables) -> HostNesting:
