@@ -41,6 +41,7 @@ import argparse
 import gzip
 import json
 import random
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -165,7 +166,8 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         executor = cluster.scheduler_address.replace("tcp://", "dask://")
     else:
         os.environ["TB_PERF_WORKERS"] = str(workers)
-    service = RunStore(logdir, executor=executor, cache_dir=tempfile.mkdtemp(prefix="scale-"))
+    cache_dir = tempfile.mkdtemp(prefix="scale-")  # the run's parsed tables: GBs, removed below
+    service = RunStore(logdir, executor=executor, cache_dir=cache_dir)
     run = service.find_run(run_name)
     phases: dict[str, dict[str, float]] = {}
 
@@ -213,6 +215,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         "workers": peaks,
     }
     service.close()
+    shutil.rmtree(cache_dir, ignore_errors=True)
     if client is not None:
         client.close()
         cluster.close()
