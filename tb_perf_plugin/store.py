@@ -262,8 +262,11 @@ class RunStore:
         traces = [t.tables for t in tables.traces]
 
         def build(read: RunTables) -> TimelineOutline:
+            read_traces = [t.tables for t in read.traces]  # the version `derived` read
+
             def keep(rank: int, piece: Timeline) -> None:
-                stored = self.result_cache.store(f"timeline:{rank}", read.signature, piece, traces)
+                kind = f"timeline:{rank}"
+                stored = self.result_cache.store(kind, read.signature, piece, read_traces)
                 kept = stored.value if stored else piece
                 self._pieces.keep((run.name, read.signature, rank), kept)
 

@@ -1,12 +1,14 @@
 """On-disk cache of parsed trace tables, outside the logdir.
 
-An entry is a folder of `.npy` columns (memory-mapped on load, so a warm open costs almost
-nothing and shares pages between processes) plus a JSON file with the trace's metadata and
-string table. Every timeline file goes through it: Kineto traces and imported Nsight Systems
-exports and event CSVs (`readers.TIMELINE_KINDS`). Its key is the file's path, size, mtime,
-kind and the version of that kind's reader (`readers.READERS`): a changed file or a new reader
-misses. Entries are written to a temporary folder and renamed, so readers never see half an
-entry. Least-recently-used entries are evicted past a size cap.
+An entry is a folder of one file of every column, back to back (memory-mapped on load, once,
+so a warm open costs almost nothing, shares pages between processes and holds one file
+descriptor per trace, not one per column) plus a JSON file with the trace's metadata, string
+table and where each column lies. Every timeline file goes through it: Kineto traces and
+imported Nsight Systems exports and event CSVs (`readers.TIMELINE_KINDS`). Its key is the
+file's path, size, mtime, kind, the version of that kind's reader (`readers.READERS`) and the
+entry format: a changed file, a new reader or a new format misses. Entries are written to a
+temporary folder and renamed, so readers never see half an entry. Least-recently-used entries
+are evicted past a size cap.
 
 Callers make one call, read-through: `TraceCache.read` for one file (read here on a miss) and
 `TraceCache.read_all` for a run's files (each miss one task on an executor: a local one stores
@@ -20,6 +22,7 @@ import dataclasses
 import hashlib
 import json
 import logging
+import mmap
 import os
 import shutil
 import tempfile
@@ -28,6 +31,7 @@ import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -45,9 +49,18 @@ DEFAULT_MAX_FILE_BYTES = 4 << 30
 _TABLES = ("slices", "memory")
 
 
+ENTRY_FORMAT = 2  # 2: the columns in one file (1: a .npy file per column)
+_COLUMNS_FILE = "columns.bin"
+_ALIGN = 64  # each column starts at a multiple of this in the columns file
+_COLUMN_KINDS = "biuf"  # bool, signed, unsigned, float: nothing else is stored or read back
+
+
 def cache_key(path: str, kind: FileKind = FileKind.KINETO) -> str:
     st = os.stat(path)
-    identity = (os.path.abspath(path), st.st_size, st.st_mtime_ns, kind.value, reader_version(kind))
+    identity = (
+        os.path.abspath(path), st.st_size, st.st_mtime_ns, kind.value, reader_version(kind),
+        ENTRY_FORMAT,
+    )  # fmt: skip
     return hashlib.sha256("\0".join(map(str, identity)).encode()).hexdigest()[:32]
 
 
@@ -181,10 +194,11 @@ class TraceCache:
             self.traces_dir.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=self.traces_dir))
             try:
-                for table in _TABLES:
-                    for column, values in getattr(tables, table).items():
-                        np.save(staging / f"{table}.{column}.npy", values, allow_pickle=False)
-                meta = {"meta": dataclasses.asdict(tables.meta), "names": tables.names}
+                index = _write_columns(staging / _COLUMNS_FILE, tables)
+                meta = {
+                    "meta": dataclasses.asdict(tables.meta), "names": tables.names,
+                    "columns": index,
+                }  # fmt: skip
                 (staging / "meta.json").write_text(json.dumps(meta))
                 os.replace(staging, self.traces_dir / key)
             except OSError:
@@ -215,25 +229,55 @@ class TraceCache:
                 )
 
 
-# Entries memory-mapped now, by folder: every mapped column holds a file descriptor until its
-# tables are dropped, so a run read again (a live run, every reload) shares the mapping it has
-# instead of opening the same columns once more (a long soak ran out of descriptors).
+# Entries memory-mapped now, by folder: a run read again (a live run, every reload) shares the
+# mapping it has instead of mapping the same file once more (each mapping holds a descriptor).
 _MAPPED: weakref.WeakValueDictionary[str, TraceTables] = weakref.WeakValueDictionary()
 _MAPPED_LOCK = threading.Lock()
-# np.load parses each header with `ast.literal_eval`, which CPython 3.11 is not safe to run
-# from several threads at once ("AST constructor recursion depth mismatch", seen in the soak).
-_NPY_HEADER_LOCK = threading.Lock()
+
+
+def _write_columns(file: Path, tables: TraceTables) -> list[dict[str, Any]]:
+    """Every column of `tables` into `file`, each at a multiple of _ALIGN; their index."""
+    index = []
+    with open(file, "wb") as out:
+        for table in _TABLES:
+            for column, values in getattr(tables, table).items():
+                values = np.ascontiguousarray(values)
+                if values.dtype.kind not in _COLUMN_KINDS:
+                    raise TypeError(f"column {table}.{column} is {values.dtype}, not numeric")
+                out.write(b"\0" * (-out.tell() % _ALIGN))
+                index.append({
+                    "table": table, "column": column, "dtype": values.dtype.str,
+                    "shape": list(values.shape), "offset": out.tell(),
+                })  # fmt: skip
+                out.write(values.tobytes())
+    return index
 
 
 def _read_entry(entry: Path, path: str) -> TraceTables:
+    """An entry's tables: its columns file mapped once, read-only, each column a view of it.
+    A column the index places outside the file, or of a type never stored, makes the entry
+    unreadable (ValueError): it is parsed again."""
     saved = json.loads((entry / "meta.json").read_text())
     meta = TraceMeta(**{**saved["meta"], "path": path})
     tables: dict[str, dict[str, np.ndarray]] = {table: {} for table in _TABLES}
-    for file in entry.glob("*.npy"):
-        table, column = file.name[: -len(".npy")].split(".", 1)
-        with _NPY_HEADER_LOCK:
-            tables[table][column] = np.load(file, mmap_mode="r", allow_pickle=False)
-    return TraceTables(meta, saved["names"], tables["slices"], tables["memory"])
+    mapping = None
+    with open(entry / _COLUMNS_FILE, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size:
+            mapping = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    buffer = mapping if mapping is not None else b""
+    for item in saved["columns"]:
+        dtype = np.dtype(item["dtype"])
+        shape = tuple(int(n) for n in item["shape"])
+        offset = int(item["offset"])
+        count = int(np.prod(shape, dtype=np.int64))
+        if dtype.kind not in _COLUMN_KINDS or item["table"] not in tables or offset < 0:
+            raise ValueError(f"column {item['table']}.{item['column']}: not a stored column")
+        if offset + count * dtype.itemsize > size:
+            raise ValueError(f"column {item['table']}.{item['column']} ends past the file")
+        values = np.frombuffer(buffer, dtype, count, offset) if count else np.zeros(0, dtype)
+        tables[item["table"]][item["column"]] = values.reshape(shape)
+    return TraceTables(meta, saved["names"], tables["slices"], tables["memory"], mapping)
 
 
 def ingest_to_cache(

@@ -106,21 +106,21 @@ class TraceTables:
     names: list[str]
     slices: dict[str, np.ndarray]
     memory: dict[str, np.ndarray]
+    # the trace cache's mapping the columns are views of (ingest/cache.py); None in memory
+    mapping: mmap.mmap | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_events(self) -> int:
         return int(len(self.slices["start"]) + len(self.memory["ts"]))
 
     def release_pages(self) -> None:
-        """Drop the pages this process has read of columns memory-mapped from the trace cache
-        (they stay in the page cache and are read again on the next touch): a pass over every
-        rank's tables then holds one rank's pages at a time, not the run's. Columns in memory
+        """Drop the pages this process has read of columns mapped from the trace cache (they
+        stay in the page cache and are read again on the next touch): a pass over every
+        rank's tables then holds one rank's pages at a time, not the run's. Tables in memory
         are left as they are."""
-        for column in (*self.slices.values(), *self.memory.values()):
-            mapped = getattr(column, "_mmap", None)  # np.memmap's file mapping
-            if mapped is not None and _DONTNEED is not None:
-                with contextlib.suppress(OSError, ValueError):  # closed, or not allowed
-                    mapped.madvise(_DONTNEED)
+        if self.mapping is not None and _DONTNEED is not None:
+            with contextlib.suppress(OSError, ValueError):  # closed, or not allowed
+                self.mapping.madvise(_DONTNEED)
 
 
 _COLLECTIVE_NAME = re.compile(

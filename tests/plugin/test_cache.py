@@ -1,3 +1,4 @@
+import json
 import logging
 import os
 import re
@@ -31,7 +32,7 @@ def test_warm_load_is_memory_mapped_and_equal(tmp_path, trace):
     cache = TraceCache(tmp_path / "cache")
     cold = cache.read(trace)
     warm = cache.read(trace)
-    assert isinstance(warm.slices["start"], np.memmap)
+    assert warm.mapping is not None and not warm.slices["start"].flags.writeable
     assert warm.names == cold.names and warm.meta.rank == cold.meta.rank
     for column, values in cold.slices.items():
         assert np.array_equal(warm.slices[column], values), column
@@ -94,7 +95,7 @@ def test_imported_timelines_are_cached_by_kind_and_reader_version(tmp_path, monk
     assert key != cache_key(str(events), FileKind.KINETO)
     assert ingest_to_cache(str(events), str(tmp_path / "c"), 1 << 20, FileKind.EVENTS) is None
     warm = TraceCache(tmp_path / "c").read(str(events), FileKind.EVENTS, 1 << 20)
-    assert isinstance(warm.slices["start"], np.memmap) and warm.names == ["step"]
+    assert warm.mapping is not None and warm.names == ["step"]  # from the cache, mapped
     reader = READERS[FileKind.EVENTS]
     monkeypatch.setitem(READERS, FileKind.EVENTS, replace(reader, version=reader.version + 1))
     assert cache_key(str(events), FileKind.EVENTS) != key  # a new reader misses
@@ -153,11 +154,34 @@ def test_released_pages_leave_the_process_and_read_back_the_same(tmp_path, trace
     cache = TraceCache(tmp_path / "cache")
     cache.read(trace)  # parsed and stored
     tables = cache.read(trace)  # mapped
-    column = tables.slices["start"]
-    assert isinstance(column, np.memmap)
-    file = str(column.filename)
-    total = int(np.asarray(column).sum())  # touches every page
-    assert _mapped_rss_kb(file) * 1024 >= column.nbytes // 2
+    file = str(cache.traces_dir / cache_key(trace) / "columns.bin")
+    totals = {name: int(column.sum()) for name, column in tables.slices.items()}  # every page
+    assert _mapped_rss_kb(file) * 1024 >= sum(c.nbytes for c in tables.slices.values()) // 2
     tables.release_pages()
     assert _mapped_rss_kb(file) == 0
-    assert int(np.asarray(column).sum()) == total
+    assert {name: int(column.sum()) for name, column in tables.slices.items()} == totals
+
+
+@pytest.mark.parametrize("damage", ["truncated_columns", "offset_past_the_end", "object_dtype"])
+def test_a_damaged_entry_is_parsed_again(tmp_path, trace, caplog, damage):
+    """An entry the index does not match (a truncated columns file, a column placed past its
+    end, a type never stored: an object column would unpickle) is one warning and a parse."""
+    cache = TraceCache(tmp_path / "cache")
+    parsed = cache.read(trace)
+    entry = cache.traces_dir / cache_key(trace)
+    meta = json.loads((entry / "meta.json").read_text())
+    if damage == "truncated_columns":
+        columns = entry / "columns.bin"
+        columns.write_bytes(columns.read_bytes()[: columns.stat().st_size // 2])
+    elif damage == "offset_past_the_end":
+        meta["columns"][-1]["offset"] = 1 << 40
+    else:
+        meta["columns"][0]["dtype"] = "|O"
+    (entry / "meta.json").write_text(json.dumps(meta))
+    cache_module._MAPPED.clear()  # as a new process finds the entry
+    with caplog.at_level(logging.WARNING):
+        again = TraceCache(tmp_path / "cache").read(trace)
+    reason = "not a stored column" if damage == "object_dtype" else "ends past the file"
+    assert f"{reason}); re-parsing" in caplog.text
+    for column, values in parsed.slices.items():
+        assert np.array_equal(again.slices[column], values), column

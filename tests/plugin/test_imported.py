@@ -324,7 +324,7 @@ def test_nsys_export_is_a_ranks_trace_with_kernels(tmp_path, shared_data):
     assert set(tables.kernel_metrics["file"]) == {"plugins/tb_perf/imported/rank1.ncu.csv"}
     assert (tables.kernel_metrics["rank"] == 1).all()
     warm = _read(run, cache_dir=tmp_path / "cache")  # from the cache, memory-mapped
-    assert isinstance(warm.traces[0].tables.slices["start"], np.memmap)
+    assert warm.traces[0].tables.mapping is not None
     assert np.array_equal(warm.traces[0].tables.slices["start"], trace.tables.slices["start"])
 
 
