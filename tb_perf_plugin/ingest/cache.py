@@ -27,6 +27,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 1e6)
 DEFAULT_MAX_FILE_BYTES = 4 << 30
+EVICTED_TOO_SOON_NS = 600 * 10**9  # an entry evicted within this of its last use: too small
 _TABLES = ("slices", "memory")
 
 
@@ -79,6 +81,7 @@ class TraceCache:
     the cache directory cannot be written."""
 
     _warned_unwritable = False
+    _warned_too_small = False
     _warn_lock = threading.Lock()
 
     def __init__(
@@ -214,8 +217,20 @@ class TraceCache:
         return True
 
     def evict(self) -> None:
-        """Remove least-recently-used entries until the cache is under its size cap."""
-        evict_lru(self.traces_dir, self.max_bytes)
+        """Remove least-recently-used entries until the cache is under its size cap; warn
+        (once) when that removes entries used minutes ago: the cap is smaller than the runs
+        being read, whose traces would then be parsed again at every read."""
+        removed = evict_lru(self.traces_dir, self.max_bytes)
+        if any(used > time.time_ns() - EVICTED_TOO_SOON_NS for used in removed):
+            with TraceCache._warn_lock:
+                if not TraceCache._warned_too_small:
+                    TraceCache._warned_too_small = True
+                    logger.warning(
+                        "tb_perf: the trace cache (%s, %d MB) is smaller than the runs being "
+                        "read: traces read minutes ago were evicted and will be parsed again; "
+                        "raise TB_PERF_CACHE_MAX_MB",
+                        self.traces_dir, self.max_bytes // 1_000_000,
+                    )  # fmt: skip
 
     def _warn_unwritable(self, exc: OSError) -> None:
         with TraceCache._warn_lock:

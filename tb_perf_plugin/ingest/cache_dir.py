@@ -18,9 +18,10 @@ def default_cache_dir() -> Path:
     return Path(base) / "tb-perf"
 
 
-def evict_lru(folder: Path, max_bytes: int) -> None:
+def evict_lru(folder: Path, max_bytes: int) -> list[int]:
     """Remove the least recently used entries (sub-folders; those starting with "." are
-    being written) of `folder` until their files take at most `max_bytes`."""
+    being written) of `folder` until their files take at most `max_bytes`; the last-use times
+    (ns since the epoch) of those removed."""
     try:
         entries = [
             (p.stat().st_mtime_ns, _dir_bytes(p), p)
@@ -28,13 +29,16 @@ def evict_lru(folder: Path, max_bytes: int) -> None:
             if p.is_dir() and not p.name.startswith(".")
         ]
     except OSError:
-        return
+        return []
     total = sum(size for _, size, _ in entries)
-    for _, size, entry in sorted(entries):
+    removed = []
+    for used, size, entry in sorted(entries):
         if total <= max_bytes:
             break
         shutil.rmtree(entry, ignore_errors=True)
         total -= size
+        removed.append(used)
+    return removed
 
 
 def _dir_bytes(path: Path) -> int:

@@ -185,3 +185,22 @@ def test_a_damaged_entry_is_parsed_again(tmp_path, trace, caplog, damage):
     assert f"{reason}); re-parsing" in caplog.text
     for column, values in expected.items():
         assert np.array_equal(again.slices[column], values), column
+
+
+def test_a_cache_smaller_than_the_runs_read_says_so_once(tmp_path, trace, caplog, monkeypatch):
+    """Evicting a trace read moments ago (a cap smaller than the runs being read: each read
+    parses them all again) is one warning naming the setting; a fitting cache says nothing."""
+    monkeypatch.setattr(cache_module.TraceCache, "_warned_too_small", False)
+    other = tmp_path / "other.pt.trace.json.gz"
+    shutil.copyfile(trace, other)
+    roomy = TraceCache(tmp_path / "roomy")
+    with caplog.at_level(logging.WARNING):
+        roomy.read(trace)
+        roomy.read(str(other))
+    assert "TB_PERF_CACHE_MAX_MB" not in caplog.text
+    small = TraceCache(tmp_path / "small", max_bytes=1)  # room for no entry at all
+    with caplog.at_level(logging.WARNING):
+        for _ in range(2):
+            small.read(trace)
+            small.read(str(other))
+    assert caplog.text.count("raise TB_PERF_CACHE_MAX_MB") == 1
