@@ -1,11 +1,12 @@
-"""The per-rank timeline of a run: lanes, level-of-detail tiles, event details, search.
+"""A timeline of some ranks: lanes, level-of-detail tiles, event details, search.
 
-A `Timeline` is built once per run version from its tables (MyTimer spans and trace slices of
-every rank), with every time mapped to rank 0's clock and made relative to the run's origin.
-Events are stored sorted by (lane, row, start) in flat numpy columns; each (lane, row) is a
-*group*. Tiles answer a window at a pixel width with a bounded list of boxes: events shorter
-than a pixel merge into summary boxes. Precomputed coarser levels (events merged into fixed
-buckets) keep zoomed-out requests from touching every raw event.
+A run keeps one `Timeline` per rank (its *piece*, pipeline/run_timeline.py), built once per run
+version from that rank's tables (MyTimer spans and trace slices), with every time mapped to
+rank 0's clock and made relative to the run's origin. Events are stored sorted by (lane, row,
+start) in flat numpy columns; each (lane, row) is a *group*. Tiles (`tiles`, over the pieces
+of the ranks asked for) answer a window at a pixel width with a bounded list of boxes: events
+shorter than a pixel merge into summary boxes. Precomputed coarser levels (events merged into
+fixed buckets) keep zoomed-out requests from touching every raw event.
 """
 
 from __future__ import annotations
