@@ -28,6 +28,7 @@ from .executor import LazyExecutor
 from .ingest.cache import TraceCache
 from .ingest.files import follow_links_from_env
 from .ingest.snapshot import Snapshot, read_snapshot
+from .ingest.tables import TraceTables
 from .jobs import Job, JobPool
 from .params import rank_param, required, shown
 from .pipeline.analyze import RunAnalysis, analyze_run, module_data
@@ -261,13 +262,18 @@ class RunStore:
             raise NotFound(f"run {run.name!r} has no trace events or MyTimer spans to draw")
         traces = [t.tables for t in tables.traces]
 
-        def build(read: RunTables) -> TimelineOutline:
-            read_traces = [t.tables for t in read.traces]  # the version `derived` read
+        def stored_piece(
+            rank: int, signature: tuple, read: list[TraceTables], piece: Timeline
+        ) -> Timeline:
+            """The rank's piece as stored and served (the piece itself if not stored)."""
+            stored = self.result_cache.store(f"timeline:{rank}", signature, piece, read)
+            return stored.value if stored else piece
+
+        def build(read: RunTables) -> TimelineOutline:  # `read`: the version `derived` read
+            read_traces = [t.tables for t in read.traces]
 
             def keep(rank: int, piece: Timeline) -> None:
-                kind = f"timeline:{rank}"
-                stored = self.result_cache.store(kind, read.signature, piece, read_traces)
-                kept = stored.value if stored else piece
+                kept = stored_piece(rank, read.signature, read_traces, piece)
                 self._pieces.keep((run.name, read.signature, rank), kept)
 
             return build_timeline(read, keep)
@@ -279,11 +285,9 @@ class RunStore:
             if stored is not None:
                 return stored.value
             # evicted from the cache, or never stored (an unwritable cache, a live run)
-            piece = rank_piece(
-                rank_input(tables, rank, found.alignments[rank]), found.origin_ns, found.gap_ns
-            )
-            stored = self.result_cache.store(f"timeline:{rank}", tables.signature, piece, traces)
-            return stored.value if stored else piece
+            rank_tables = rank_input(tables, rank, found.alignments[rank])
+            built = rank_piece(rank_tables, found.origin_ns, found.gap_ns)
+            return stored_piece(rank, tables.signature, traces, built)
 
         def piece(rank: int) -> Timeline:
             return self._pieces.get((run.name, tables.signature, rank), lambda: load(rank))
