@@ -14,10 +14,13 @@ accelerators. All output times are int64 Unix-epoch nanoseconds on the tracing h
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import importlib
 import mmap
 import multiprocessing
 import multiprocessing.connection
 import os
+import pickle
 import re
 import struct
 import sys
@@ -72,6 +75,24 @@ def sniff(head: Head) -> Verdict | None:
     return None
 
 
+def _inflate_module() -> Any:
+    """zlib-ng where its wheel is installed (zlib's interface and checks, inflating twice as
+    fast: the helper inflates the whole file for both processes), else zlib."""
+    try:
+        return importlib.import_module("zlib_ng.zlib_ng")
+    except ImportError:
+        return zlib
+
+
+_INFLATE = _inflate_module()
+INFLATE_ERRORS = (zlib.error, _INFLATE.error)
+
+
+def _inflater() -> Any:
+    """An inflater of one gzip member (concatenated members are handled by the caller)."""
+    return _INFLATE.decompressobj(wbits=47)
+
+
 def _decompressed_blocks(path: str, max_bytes: int, block_bytes: int = 4 << 20) -> Iterator[bytes]:
     """The file's bytes (gunzipped if needed) in blocks of at most `block_bytes`, refusing more
     than `max_bytes` in all (a gzip bomb stops at the limit, not at the end of memory)."""
@@ -80,7 +101,7 @@ def _decompressed_blocks(path: str, max_bytes: int, block_bytes: int = 4 << 20) 
     with open_input(path, max_bytes, "trace") as handle:
         gzipped = handle.read(2) == b"\x1f\x8b"
         handle.seek(0)
-        inflater = zlib.decompressobj(wbits=47) if gzipped else None
+        inflater = _inflater() if gzipped else None
         while compressed := handle.read(1 << 20):
             while compressed:  # each piece counted as it comes: 1 MiB of a bomb is 1 GB
                 if inflater is None:
@@ -90,7 +111,7 @@ def _decompressed_blocks(path: str, max_bytes: int, block_bytes: int = 4 << 20) 
                     compressed = inflater.unconsumed_tail
                     if inflater.eof and inflater.unused_data:  # concatenated gzip members
                         compressed = inflater.unused_data
-                        inflater = zlib.decompressobj(wbits=47)
+                        inflater = _inflater()
                 total += len(piece)
                 if total > max_bytes:
                     raise Unreadable(
@@ -113,11 +134,11 @@ def read_trace(
     """Parse one trace file into tables; `on_progress(n)` is called with decompressed bytes.
 
     With `helper` (None: where `_helper_worthwhile` says so), a forked helper process reads the
-    file and decodes one chunk in three while this one decodes the rest: both see the same
-    blocks, so they find the same chunk boundaries, and nothing but the helper's finished
-    columns crosses between them. A gzipped file is inflated by the helper alone, which hands
-    this process the inflated blocks through shared memory (`_InflatedRing`). A trace the split
-    cannot handle is read again in one process.
+    file and decodes its share of the chunks (`_Split`) while this one decodes the rest: both
+    see the same blocks, so they find the same chunk boundaries, and nothing but the helper's
+    finished columns crosses between them, through shared memory. A gzipped file is inflated
+    by the helper alone, which hands this process the inflated blocks through shared memory
+    too (`_InflatedRing`). A trace the split cannot handle is read again in one process.
     """
     if helper is None:
         helper = _helper_worthwhile(path)
@@ -125,8 +146,9 @@ def read_trace(
         try:
             with _ChunkHelper(path, max_bytes, chunk_bytes) as chunk_helper:
                 columns, outer = _decode_stream(
-                    path, max_bytes, on_progress, chunk_bytes, 0, chunk_helper.blocks()
-                )
+                    path, max_bytes, on_progress, chunk_bytes, chunk_helper.split(in_helper=False),
+                    chunk_helper.blocks(),
+                )  # fmt: skip
                 columns.merge(chunk_helper.result())
                 return _tables(columns, outer)
         except NeedsOneProcess:
@@ -140,16 +162,16 @@ def _decode_stream(
     max_bytes: int,
     on_progress: Callable[[int], None] | None,
     chunk_bytes: int,
-    share: int | None,
+    split: _Split | None,
     blocks: Iterator[bytes] | None = None,
 ) -> tuple[TraceColumns, Outer]:
-    """Decode the file's events chunk by chunk. With `share` 0 (this process) or 1 (the
-    helper), only the chunks `_decoded_by` gives it; share 1 also skips the document's tail.
+    """Decode the file's events chunk by chunk; with a `split`, only the chunks it gives this
+    process, the helper also skipping the document's tail.
     `blocks`: the file's inflated bytes, when another process inflates them."""
     name = os.path.basename(path)
     meta = TraceMeta(path=path)
     columns = TraceColumns(meta)
-    columns.pairs_begin_end = share is None
+    columns.pairs_begin_end = split is None
     if blocks is None:
         blocks = _block_source(path, max_bytes, chunk_bytes)
     chunk = 0
@@ -162,8 +184,8 @@ def _decode_stream(
             buffer += block
             if len(buffer) >= next_attempt:
                 before = len(buffer)
-                if share is None or _decoded_by(chunk) == share:
-                    buffer = _decode_complete_events(buffer, columns, chunk, share is None)
+                if split is None or split.decodes(chunk):
+                    buffer = _decode_complete_events(buffer, columns, chunk, split is None)
                 else:
                     buffer = _skip_complete_events(buffer)
                 chunk += len(buffer) < before
@@ -175,12 +197,12 @@ def _decode_stream(
                     )
                 # after a failed cut, wait for another chunk's worth before trying again
                 next_attempt = chunk_bytes if len(buffer) < before else len(buffer) + chunk_bytes
-        if share == 1:
+        if split is not None and split.in_helper:
             return columns, Outer()
         # The rest is the last event(s), the array's end and the document's tail: with the
         # header in front it is a complete, small JSON document.
         outer = _decode_outer(header, buffer, bare, meta)
-    except (zlib.error, EOFError) as exc:
+    except (*INFLATE_ERRORS, EOFError) as exc:
         raise Unreadable(f"{name}: corrupt compressed data ({exc})") from None
     if outer.traceEvents:
         columns.add(outer.traceEvents, chunk)
@@ -194,12 +216,22 @@ def _tables(columns: TraceColumns, outer: Outer) -> TraceTables:
     return columns.finish()
 
 
-HELPER_PERIOD = 3  # the helper decodes one chunk in HELPER_PERIOD
+# The fraction of the chunks the helper decodes, measured on 2 cores (docs/PERFORMANCE.md):
+# half when both processes read the file, less when the helper also inflates it for both
+HELPER_SHARE = 0.5
+HELPER_SHARE_INFLATING = 1 / 3 if _INFLATE is zlib else 0.45
 
 
-def _decoded_by(chunk: int) -> int:
-    """0: this process, 1: the helper."""
-    return int(chunk % HELPER_PERIOD == 0)
+@dataclasses.dataclass(frozen=True)
+class _Split:
+    """Which chunks one of the two processes decodes: the helper's share spread evenly."""
+
+    in_helper: bool
+    helper_share: float
+
+    def decodes(self, chunk: int) -> bool:
+        share = self.helper_share
+        return (int((chunk + 1) * share) > int(chunk * share)) == self.in_helper
 
 
 _GZIP_MIN_BYTES = 18  # header and trailer
@@ -315,19 +347,27 @@ class _ChunkHelper:
 
     def __init__(self, path: str, max_bytes: int, chunk_bytes: int) -> None:
         self._args = (path, max_bytes, chunk_bytes)
+        # the helper's columns, written where this process maps them (no copy through a pipe
+        # after this process's last chunk: the helper writes them while it is still decoding)
+        try:
+            self._result_fd = os.memfd_create("tb_perf trace decode")
+        except (AttributeError, OSError) as exc:  # not Linux, or no memory
+            raise NeedsOneProcess(f"no shared file for the helper's columns: {exc}") from None
         self._ring = _InflatedRing(RING_BYTES) if _is_gzip(path) else None
 
     def __enter__(self) -> _ChunkHelper:
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe(duplex=False)
         self._process = context.Process(
-            target=_helper_main, args=(child, *self._args, self._ring),
+            target=_helper_main,
+            args=(child, *self._args, self._ring, self._result_fd, self.split(in_helper=True)),
             name="tb_perf trace decode",
         )  # fmt: skip
         try:
             self._process.start()
         except (AssertionError, OSError) as exc:  # e.g. a daemonic caller may have no children
             self._conn.close()
+            os.close(self._result_fd)
             if self._ring is not None:
                 self._ring.close(self._ring.ready_r, self._ring.ready_w, self._ring.taken_r,
                                  self._ring.taken_w)  # fmt: skip
@@ -338,18 +378,30 @@ class _ChunkHelper:
             self._ring.close(self._ring.ready_w, self._ring.taken_r)  # the helper's ends
         return self
 
+    def split(self, in_helper: bool) -> _Split:
+        share = HELPER_SHARE if self._ring is None else HELPER_SHARE_INFLATING
+        return _Split(in_helper, share)
+
     def blocks(self) -> Iterator[bytes] | None:
         """The inflated blocks of a gzipped file, from the helper; None: read the file here."""
         return None if self._ring is None else self._ring.blocks()
 
     def result(self) -> dict[str, Any]:
+        """The helper's columns (`TraceColumns.export`), their arrays mapped from its file."""
         try:
             outcome = self._conn.recv()
         except EOFError:
             outcome = "the helper process ended without an answer"
         if isinstance(outcome, str):
             raise NeedsOneProcess(outcome)
-        return outcome
+        head_bytes, buffer_sizes = outcome
+        view = memoryview(mmap.mmap(self._result_fd, head_bytes + sum(buffer_sizes)))
+        buffers, at = [], head_bytes
+        for length in buffer_sizes:
+            buffers.append(view[at : at + length])
+            at += length
+        exported: dict[str, Any] = pickle.loads(view[:head_bytes], buffers=buffers)
+        return exported
 
     def __exit__(self, error_type: type | None, *exc_info: object) -> None:
         self._conn.close()
@@ -358,6 +410,7 @@ class _ChunkHelper:
         if self._process.is_alive():  # this side failed first: the helper's work is not needed
             self._process.kill()
             self._process.join()
+        os.close(self._result_fd)  # its mapping, held by the columns taken from it, stays
         if self._ring is not None:
             self._ring.close(self._ring.ready_r, self._ring.taken_w)
             self._ring.memory.close()
@@ -369,18 +422,33 @@ def _helper_main(
     max_bytes: int,
     chunk_bytes: int,
     ring: _InflatedRing | None,
+    result_fd: int,
+    split: _Split,
 ) -> None:
     try:
         blocks = None
         if ring is not None:
             ring.close(ring.ready_r, ring.taken_w)  # the parent's ends
             blocks = ring.publish(_block_source(path, max_bytes, chunk_bytes))
-        columns, _ = _decode_stream(path, max_bytes, None, chunk_bytes, 1, blocks)
-        outcome: dict[str, Any] | str = columns.export()
+        columns, _ = _decode_stream(path, max_bytes, None, chunk_bytes, split, blocks)
+        outcome: tuple[int, list[int]] | str = _write_result(result_fd, columns.export())
     except Exception as exc:  # reported to the parent, which then reads in one process
         outcome = f"{type(exc).__name__}: {exc}"
     with contextlib.suppress(OSError):
         conn.send(outcome)
+
+
+def _write_result(fd: int, exported: dict[str, Any]) -> tuple[int, list[int]]:
+    """The helper's columns into the shared file: the pickle, then its arrays' bytes out of
+    band (protocol 5), each mapped by the parent as it is. Returns the sizes of the parts."""
+    buffers: list[pickle.PickleBuffer] = []
+    head = pickle.dumps(exported, protocol=5, buffer_callback=buffers.append)
+    raws = [buffer.raw() for buffer in buffers]
+    with open(fd, "wb", closefd=False) as out:
+        out.write(head)
+        for raw in raws:
+            out.write(raw)
+    return len(head), [raw.nbytes for raw in raws]
 
 
 def _read_header(

@@ -102,7 +102,9 @@ class _Args(msgspec.Struct, gc=False, frozen=True):
 _NO_ARGS = _Args()
 _ARGS, _CAT, _NAME = (operator.attrgetter(f) for f in ("args", "cat", "name"))
 _PID, _TID, _TS, _DUR = (operator.attrgetter(f) for f in ("pid", "tid", "ts", "dur"))
-_CORRELATION, _EXTERNAL_ID = (operator.attrgetter(f) for f in ("correlation", "external_id"))
+_CORRELATION, _EXTERNAL_ID, _COLLECTIVE = (
+    operator.attrgetter(f) for f in ("correlation", "external_id", "collective")
+)
 
 
 class _Slice(msgspec.Struct, tag_field="ph", tag="X", gc=False):
@@ -276,7 +278,7 @@ class TraceColumns:
             return list(compress(events, map(partial(operator.is_, kind), types)))
 
         slices = events if present == {_Slice} else of_type(_Slice)
-        durations = list(map(_DUR, slices))
+        durations: list[float] | None = None  # read from `slices` unless B/E pairs add some
         if _Metadata in present:
             for e in set(of_type(_Metadata)):
                 if e.args is not None:
@@ -285,6 +287,7 @@ class TraceColumns:
         if _Begin in present or _End in present:
             if not self.pairs_begin_end:
                 raise NeedsOneProcess("begin/end events")
+            durations = list(map(_DUR, slices))
             self._pair_begin_end(
                 [e for e in events if type(e) in (_Begin, _End)], slices, durations
             )
@@ -325,13 +328,18 @@ class TraceColumns:
     def _id_column(self, values: list[int | str]) -> np.ndarray:
         """pid/tid values to int64, mapping each distinct value once."""
         ids = self.ids
-        lookup = {v: v if type(v) is int else ids(v) for v in dict.fromkeys(values)}
+        distinct = dict.fromkeys(values)
+        if all(type(v) is int for v in distinct):  # the usual case: no lookup per event
+            return np.fromiter(values, np.int64, len(values))
+        lookup = {v: v if type(v) is int else ids(v) for v in distinct}
         return np.fromiter(map(lookup.__getitem__, values), np.int64, len(values))
 
-    def _add_slices(self, events: list[_Slice], durations: list[float], chunk: int) -> None:
+    def _add_slices(
+        self, events: list[_Slice], durations: list[float] | None, chunk: int
+    ) -> None:
         n = len(events)
         args = list(map(_ARGS, events))
-        if None in args:
+        if not all(args):  # an explicit `"args": null` (Structs are always true)
             args = [a or _NO_ARGS for a in args]
         strings = self.strings
         cats = list(map(_CAT, events))
@@ -344,7 +352,11 @@ class TraceColumns:
         external = np.fromiter(map(_EXTERNAL_ID, args), np.int64, n)
         part: dict[str, np.ndarray] = {
             "start_us": np.fromiter(map(_TS, events), np.float64, n),
-            "dur_us": np.array(durations, dtype=np.float64),
+            "dur_us": (
+                np.fromiter(map(_DUR, events), np.float64, n)
+                if durations is None
+                else np.array(durations, dtype=np.float64)
+            ),
             "kind": kinds,
             "name": strings.column(list(map(_NAME, events)), empty_is_none=False),
             "pid": pids,
@@ -381,8 +393,7 @@ class TraceColumns:
         fill(kernel_rows, "block", strings.raw_column(values("block", kernel_args)))
         for column in ("registers", "shared_memory", "blocks_per_sm", "warps_per_sm", "occupancy"):
             fill(kernel_rows, column, values(column, kernel_args))
-        collectives = values("collective", args)
-        comm_rows = np.flatnonzero(np.fromiter(map(bool, collectives), bool, n))
+        comm_rows = np.flatnonzero(np.fromiter(map(bool, map(_COLLECTIVE, args)), bool, n))
         comm_args = args_of(comm_rows)
         fill(comm_rows, "collective", strings.column(values("collective", comm_args)))
         fill(comm_rows, "dtype", strings.column(values("dtype", comm_args)))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gzip
 import random
 import tracemalloc
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -136,7 +137,12 @@ def _reader(folder: Path):
     return generate, parse, peaks, known
 
 
-def test_gzip_streams_read_or_are_refused_within_bounded_memory(tmp_path):
+@pytest.mark.parametrize("inflater", ["default", "zlib"])
+def test_gzip_streams_read_or_are_refused_within_bounded_memory(inflater, tmp_path, monkeypatch):
+    """With the inflater the reader picks (zlib-ng where installed) and with zlib, its
+    fallback: both refuse the same damaged streams."""
+    if inflater == "zlib":
+        monkeypatch.setattr(kineto, "_INFLATE", zlib)
     generate, parse, peaks, known = _reader(tmp_path)
     report = run_cases("gzip", parse, generate, case_count(200), tmp_path, NAME)
     print(f"  peak traced memory: max {max(peaks) / 2**20:.1f} MiB, limit {LIMIT >> 20} MiB")

@@ -4,6 +4,7 @@ import gzip
 import json
 import os
 import threading
+import zlib
 
 import msgspec
 import numpy as np
@@ -171,6 +172,16 @@ def test_helper_inflating_through_a_small_ring_gives_the_same_tables(shared_data
     alone = read_trace(path, chunk_bytes=256 << 10, helper=False)
     split = read_trace(path, chunk_bytes=256 << 10, helper=True)
     _same_tables(alone, split)
+
+
+def test_zlib_reads_what_zlib_ng_reads(shared_data, monkeypatch):
+    """zlib-ng, the inflater where it is installed, and zlib, its fallback, read alike."""
+    pytest.importorskip("zlib_ng", reason="zlib-ng has no wheel for this machine")
+    assert kineto._INFLATE is not zlib
+    path = str(shared_data / REAL_TRACES[0])
+    fast = read_trace(path, chunk_bytes=256 << 10, helper=True)
+    monkeypatch.setattr(kineto, "_INFLATE", zlib)
+    _same_tables(fast, read_trace(path, chunk_bytes=256 << 10, helper=True))
 
 
 def test_a_damaged_gzip_read_with_the_helper_says_what_is_wrong(shared_data, tmp_path):
