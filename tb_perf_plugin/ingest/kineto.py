@@ -395,7 +395,10 @@ class _ChunkHelper:
         if isinstance(outcome, str):
             raise NeedsOneProcess(outcome)
         head_bytes, buffer_sizes = outcome
-        view = memoryview(mmap.mmap(self._result_fd, head_bytes + sum(buffer_sizes)))
+        size = head_bytes + sum(buffer_sizes)
+        # populated at once: faulting its pages in one by one costs more than reading them
+        flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+        view = memoryview(mmap.mmap(self._result_fd, size, flags=flags))
         buffers, at = [], head_bytes
         for length in buffer_sizes:
             buffers.append(view[at : at + length])

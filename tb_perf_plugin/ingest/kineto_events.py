@@ -236,15 +236,21 @@ def _as_int(value: int | str) -> int:
     return number if -(2**63) <= number < 2**63 else -1
 
 
-def _to_ns(microseconds: np.ndarray, base_ns: int) -> np.ndarray:
+def _to_ns(microseconds: np.ndarray) -> np.ndarray:
     """float64 µs to int64 ns without going through float64 ns (which rounds to 256 ns at epoch
     scale): the integer part is scaled exactly, only the fraction is rounded."""
     whole = np.floor(microseconds)
-    return (
-        base_ns
-        + whole.astype(np.int64) * 1000
-        + np.rint((microseconds - whole) * 1000).astype(np.int64)
-    )
+    return whole.astype(np.int64) * 1000 + np.rint((microseconds - whole) * 1000).astype(np.int64)
+
+
+def _sorted_by(part: dict[str, np.ndarray], key: str) -> dict[str, np.ndarray]:
+    """A chunk's columns in the order of `key`, ties in file order: sorted where each chunk is
+    built (in two processes), the table's final sort only merges the chunks' runs."""
+    times = part[key]
+    if len(times) > 1 and not (times[1:] >= times[:-1]).all():
+        order = np.argsort(times, kind="stable")
+        part = {name: values[order] for name, values in part.items()}
+    return part
 
 
 class TraceColumns:
@@ -254,9 +260,9 @@ class TraceColumns:
         self.meta = meta
         self.strings = _Interner()
         self.ids = _IdMap(meta.labels)
-        # Times stay in float µs ("start_us", "dur_us", "ts_us") until the base time is known:
-        # newer traces state it after the events. Parts are keyed by chunk number, so chunks
-        # decoded in another process join in file order.
+        # Times are ns from the base time ("start", "ts"), added once it is known: newer traces
+        # state it after the events. Parts are keyed by chunk number, so chunks decoded in
+        # another process join in file order.
         self.slice_parts: list[tuple[int, dict[str, np.ndarray]]] = []
         self.memory_parts: list[tuple[int, dict[str, np.ndarray]]] = []
         # (name, pid, tid, args name, args labels) -> first chunk it is in
@@ -334,9 +340,7 @@ class TraceColumns:
         lookup = {v: v if type(v) is int else ids(v) for v in distinct}
         return np.fromiter(map(lookup.__getitem__, values), np.int64, len(values))
 
-    def _add_slices(
-        self, events: list[_Slice], durations: list[float] | None, chunk: int
-    ) -> None:
+    def _add_slices(self, events: list[_Slice], durations: list[float] | None, chunk: int) -> None:
         n = len(events)
         args = list(map(_ARGS, events))
         if not all(args):  # an explicit `"args": null` (Structs are always true)
@@ -351,12 +355,15 @@ class TraceColumns:
         tids = self._id_column(list(map(_TID, events)))
         external = np.fromiter(map(_EXTERNAL_ID, args), np.int64, n)
         part: dict[str, np.ndarray] = {
-            "start_us": np.fromiter(map(_TS, events), np.float64, n),
-            "dur_us": (
-                np.fromiter(map(_DUR, events), np.float64, n)
-                if durations is None
-                else np.array(durations, dtype=np.float64)
-            ),
+            "start": _to_ns(np.fromiter(map(_TS, events), np.float64, n)),
+            "dur": np.rint(
+                1000
+                * (
+                    np.fromiter(map(_DUR, events), np.float64, n)
+                    if durations is None
+                    else np.array(durations, dtype=np.float64)
+                )
+            ).astype(np.int64),
             "kind": kinds,
             "name": strings.column(list(map(_NAME, events)), empty_is_none=False),
             "pid": pids,
@@ -365,7 +372,7 @@ class TraceColumns:
             "external_id": external,
         }
         for column, dtype in SLICE_COLUMNS.items():
-            if column not in part and column not in ("start", "dur"):
+            if column not in part:
                 part[column] = np.full(n, -1, dtype=dtype)
 
         def fill(index: np.ndarray, column: str, values: list | np.ndarray) -> None:
@@ -409,12 +416,12 @@ class TraceColumns:
         fill(op_rows, "input_dims", strings.raw_column(values("input_dims", op_args)))
         fill(op_rows, "input_types", strings.raw_column(values("input_types", op_args)))
         fill(op_rows, "call_stack", strings.column(values("call_stack", op_args)))
-        self.slice_parts.append((chunk, part))
+        self.slice_parts.append((chunk, _sorted_by(part, "start")))
 
     def _add_memory(self, events: list[_Slice], chunk: int) -> None:
         args = [e.args or _NO_ARGS for e in events]
         part: dict[str, np.ndarray] = {
-            "ts_us": np.array([e.ts for e in events], dtype=np.float64),
+            "ts": _to_ns(np.array([e.ts for e in events], dtype=np.float64)),
             "bytes": np.array([a.bytes for a in args], dtype=np.int64),
             "total_allocated": np.array([a.total_allocated for a in args], dtype=np.int64),
             "total_reserved": np.array([a.total_reserved for a in args], dtype=np.int64),
@@ -424,7 +431,7 @@ class TraceColumns:
             "pid": self._id_column([e.pid for e in events]),
             "tid": self._id_column([e.tid for e in events]),
         }
-        self.memory_parts.append((chunk, part))
+        self.memory_parts.append((chunk, _sorted_by(part, "ts")))
 
     def export(self) -> dict[str, Any]:
         """What another process's `merge` needs (picklable)."""
@@ -450,7 +457,7 @@ class TraceColumns:
             self.slice_parts.append((chunk, part))
         for chunk, part in other["memory_parts"]:
             self._renumber_ids(part, renumber)
-            self.memory_parts.append((chunk, part))
+            self.memory_parts.append((chunk, _sorted_by(part, "ts")))
         for key, chunk in other["metadata"].items():
             self.metadata[key] = min(chunk, self.metadata.get(key, chunk))
         self.events += other["events"]
@@ -470,16 +477,12 @@ class TraceColumns:
             self._metadata_event(*key)
         base = self.meta.base_time_ns
         slices = _concat(_in_file_order(self.slice_parts), SLICE_COLUMNS)
-        slices["start"] = _to_ns(slices.pop("start_us"), base)
-        slices["dur"] = np.rint(slices.pop("dur_us") * 1000).astype(np.int64)
-        order = np.argsort(slices["start"], kind="stable")
-        for name in slices:  # one column at a time: peak memory stays near one table
-            slices[name] = slices[name][order]
         memory = _concat(_in_file_order(self.memory_parts), MEMORY_COLUMNS)
-        memory["ts"] = _to_ns(memory.pop("ts_us"), base)
-        order = np.argsort(memory["ts"], kind="stable")
-        for name in memory:
-            memory[name] = memory[name][order]
+        for table, times in ((slices, "start"), (memory, "ts")):
+            table[times] += base
+            order = np.argsort(table[times], kind="stable")  # merges the chunks' sorted runs
+            for name in table:  # one column at a time: peak memory stays near one table
+                table[name] = table[name][order]
         self.meta.events = self.events
         unclosed = sum(len(stack) for stack in self.open_begins.values())
         if unclosed:
@@ -495,23 +498,10 @@ def _concat(
     parts: list[dict[str, np.ndarray]], schema: dict[str, type[np.generic]]
 ) -> dict[str, np.ndarray]:
     """Join chunk pieces, taking each column out of the pieces as it is joined (so their
-    memory goes as the table's comes); empty tables get typed empty columns (times as float
-    µs)."""
-    names = (
-        list(parts[0])
-        if parts
-        else [
-            *(n for n in schema if n not in ("start", "ts")),
-            *(("start_us", "dur_us") if "start" in schema else ("ts_us",)),
-        ]
-    )
-    out = {}
-    for name in names:
-        if parts:
-            out[name] = np.concatenate([part.pop(name) for part in parts])
-        else:
-            out[name] = np.zeros(0, dtype=np.float64 if name.endswith("_us") else schema[name])
-    return out
+    memory goes as the table's comes); empty tables get typed empty columns."""
+    if not parts:
+        return {name: np.zeros(0, dtype=dtype) for name, dtype in schema.items()}
+    return {name: np.concatenate([part.pop(name) for part in parts]) for name in list(parts[0])}
 
 
 class NeedsOneProcess(Exception):
