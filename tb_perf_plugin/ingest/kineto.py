@@ -13,8 +13,8 @@ accelerators. All output times are int64 Unix-epoch nanoseconds on the tracing h
 
 from __future__ import annotations
 
+import collections
 import contextlib
-import dataclasses
 import importlib
 import mmap
 import multiprocessing
@@ -41,6 +41,8 @@ CHUNK_BYTES = 4 << 20
 # more is not a trace (a trace head followed by a gigabyte of spaces), and is not buffered.
 MAX_EVENT_BYTES = 64 << 20
 TRACE_SUFFIXES = (".pt.trace.json", ".pt.trace.json.gz", ".json", ".json.gz")
+# a block of the file's (inflated) bytes: a view of the helper's ring, or bytes read here
+Block = bytes | memoryview
 
 
 _EVENTS_DECODER = msgspec.json.Decoder(list[Event])
@@ -134,11 +136,12 @@ def read_trace(
     """Parse one trace file into tables; `on_progress(n)` is called with decompressed bytes.
 
     With `helper` (None: where `_helper_worthwhile` says so), a forked helper process reads the
-    file and decodes its share of the chunks (`_Split`) while this one decodes the rest: both
-    see the same blocks, so they find the same chunk boundaries, and nothing but the helper's
-    finished columns crosses between them, through shared memory. A gzipped file is inflated
-    by the helper alone, which hands this process the inflated blocks through shared memory
-    too (`_InflatedRing`). A trace the split cannot handle is read again in one process.
+    file and decodes the chunks it takes (`_Split`: whenever this process has two of its own
+    still to decode) while this one decodes the rest: both see the same blocks, so they find
+    the same chunk boundaries, and nothing but the helper's finished columns crosses between
+    them, through a shared memory file. A gzipped file is inflated by the helper alone, which
+    hands this process the inflated blocks through shared memory too (`_InflatedRing`). A
+    trace the split cannot handle is read again in one process.
     """
     if helper is None:
         helper = _helper_worthwhile(path)
@@ -146,7 +149,7 @@ def read_trace(
         try:
             with _ChunkHelper(path, max_bytes, chunk_bytes) as chunk_helper:
                 columns, outer = _decode_stream(
-                    path, max_bytes, on_progress, chunk_bytes, chunk_helper.split(in_helper=False),
+                    path, max_bytes, on_progress, chunk_bytes, chunk_helper.split,
                     chunk_helper.blocks(),
                 )  # fmt: skip
                 columns.merge(chunk_helper.result())
@@ -163,10 +166,11 @@ def _decode_stream(
     on_progress: Callable[[int], None] | None,
     chunk_bytes: int,
     split: _Split | None,
-    blocks: Iterator[bytes] | None = None,
+    blocks: Iterator[Block] | None = None,
+    in_helper: bool = False,
 ) -> tuple[TraceColumns, Outer]:
     """Decode the file's events chunk by chunk; with a `split`, only the chunks it gives this
-    process, the helper also skipping the document's tail.
+    process (the helper's, `in_helper`: it also skips the document's tail).
     `blocks`: the file's inflated bytes, when another process inflates them."""
     name = os.path.basename(path)
     meta = TraceMeta(path=path)
@@ -174,7 +178,7 @@ def _decode_stream(
     columns.pairs_begin_end = split is None
     if blocks is None:
         blocks = _block_source(path, max_bytes, chunk_bytes)
-    chunk = 0
+    chunk = attempt = 0  # chunks cut off the buffer; cuts tried (the same in both processes)
     try:
         header, buffer, bare = _read_header(blocks, name, on_progress)
         next_attempt = chunk_bytes
@@ -184,10 +188,11 @@ def _decode_stream(
             buffer += block
             if len(buffer) >= next_attempt:
                 before = len(buffer)
-                if split is None or split.decodes(chunk):
+                if split is None or split.decodes(attempt, in_helper):
                     buffer = _decode_complete_events(buffer, columns, chunk, split is None)
                 else:
                     buffer = _skip_complete_events(buffer)
+                attempt += 1
                 chunk += len(buffer) < before
                 if len(buffer) >= before and len(buffer) > MAX_EVENT_BYTES:
                     raise Unreadable(
@@ -197,7 +202,7 @@ def _decode_stream(
                     )
                 # after a failed cut, wait for another chunk's worth before trying again
                 next_attempt = chunk_bytes if len(buffer) < before else len(buffer) + chunk_bytes
-        if split is not None and split.in_helper:
+        if in_helper:
             return columns, Outer()
         # The rest is the last event(s), the array's end and the document's tail: with the
         # header in front it is a complete, small JSON document.
@@ -216,22 +221,54 @@ def _tables(columns: TraceColumns, outer: Outer) -> TraceTables:
     return columns.finish()
 
 
-# The fraction of the chunks the helper decodes, measured on 2 cores (docs/PERFORMANCE.md):
-# half when both processes read the file, less when the helper also inflates it for both
-HELPER_SHARE = 0.5
-HELPER_SHARE_INFLATING = 1 / 3 if _INFLATE is zlib else 0.45
+# The helper takes a chunk when this process still has this many of its own to decode: enough
+# to keep it busy while the helper decodes one instead of reading ahead
+PENDING_CHUNKS = 2
+_HELPER_TAKES, _THIS_TAKES = b"h", b"t"
 
 
-@dataclasses.dataclass(frozen=True)
 class _Split:
-    """Which chunks one of the two processes decodes: the helper's share spread evenly."""
+    """Which of the two processes decodes each chunk, decided by the helper as it reaches the
+    chunk's cut: it reads ahead of this process (it inflates the blocks, or reads them faster),
+    so it takes the chunk when this process still has PENDING_CHUNKS of its own to decode, and
+    says so over a pipe, a byte a cut; this process says in a shared word which cut it has
+    reached. Neither waits for the other whatever the events cost to decode: the shares follow
+    the trace's shape, the inflater's speed and the machine's load. Made before the fork."""
 
-    in_helper: bool
-    helper_share: float
+    def __init__(self) -> None:
+        self.reached = mmap.mmap(-1, _LENGTH.size)  # the cut this process is at
+        self.said_r, self.said_w = os.pipe()
+        self._given: collections.deque[int] = collections.deque()  # (helper) cuts given here
 
-    def decodes(self, chunk: int) -> bool:
-        share = self.helper_share
-        return (int((chunk + 1) * share) > int(chunk * share)) == self.in_helper
+    def decodes(self, attempt: int, in_helper: bool) -> bool:
+        """Whether the process asking decodes the chunk of cut number `attempt`."""
+        return self._helper_decodes(attempt) if in_helper else self._this_decodes(attempt)
+
+    def _this_decodes(self, attempt: int) -> bool:
+        _LENGTH.pack_into(self.reached, 0, attempt)
+        said = os.read(self.said_r, 1)
+        if not said:
+            raise NeedsOneProcess("the helper process ended early")
+        return said == _THIS_TAKES
+
+    def _helper_decodes(self, attempt: int) -> bool:
+        reached = _LENGTH.unpack_from(self.reached, 0)[0]  # a hint: a stale value is harmless
+        given = self._given
+        while given and given[0] < reached:
+            given.popleft()
+        takes = len(given) >= PENDING_CHUNKS
+        if not takes:
+            given.append(attempt)
+        os.write(self.said_w, _HELPER_TAKES if takes else _THIS_TAKES)
+        return takes
+
+    def close(self, helper_ends: bool) -> None:
+        """This process's ends (and the helper's while it has not started: once it has, they
+        are closed apart, as a number closed twice may be another file's by then)."""
+        for fd in (self.said_r, self.said_w) if helper_ends else (self.said_r,):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.reached.close()
 
 
 _GZIP_MIN_BYTES = 18  # header and trailer
@@ -302,18 +339,23 @@ class _InflatedRing:
             raise
         os.write(self.ready_w, _LENGTH.pack(_DONE))
 
-    def blocks(self) -> Iterator[bytes]:
-        """This process's side: the blocks in order; `NeedsOneProcess` if the helper failed or
-        died (the file is then read again here, which says what is wrong with it)."""
+    def blocks(self) -> Iterator[Block]:
+        """This process's side: the blocks in order, each a view of the ring valid until the
+        next is asked for (taken out of it by then: the helper may write over it after);
+        `NeedsOneProcess` if the helper failed or died (the file is then read again here,
+        which says what is wrong with it)."""
         taken = 0
+        ring = memoryview(self.memory)
         while (length := _read_length(self.ready_r)) != _DONE:
             if length < 0:
                 raise NeedsOneProcess("the helper could not inflate the file")
-            block = self._copy_out(taken, length)
+            start = taken % self.size
+            first = min(length, self.size - start)
+            # a block that wraps around the ring's end is copied out whole
+            yield ring[start : start + length] if first == length else self._copy_out(taken, length)
             taken += length
             with contextlib.suppress(BrokenPipeError):  # a helper past its last block
                 os.write(self.taken_w, _LENGTH.pack(taken))
-            yield block
 
     def _copy_in(self, at: int, block: bytes) -> None:
         start, view = at % self.size, memoryview(block)
@@ -323,8 +365,7 @@ class _InflatedRing:
 
     def _copy_out(self, at: int, length: int) -> bytes:
         start = at % self.size
-        first = min(length, self.size - start)
-        return self.memory[start : start + first] + self.memory[: length - first]
+        return self.memory[start:] + self.memory[: length - (self.size - start)]
 
 
 def _read_length(fd: int) -> int:
@@ -354,13 +395,14 @@ class _ChunkHelper:
         except (AttributeError, OSError) as exc:  # not Linux, or no memory
             raise NeedsOneProcess(f"no shared file for the helper's columns: {exc}") from None
         self._ring = _InflatedRing(RING_BYTES) if _is_gzip(path) else None
+        self.split = _Split()
 
     def __enter__(self) -> _ChunkHelper:
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe(duplex=False)
         self._process = context.Process(
             target=_helper_main,
-            args=(child, *self._args, self._ring, self._result_fd, self.split(in_helper=True)),
+            args=(child, *self._args, self._ring, self._result_fd, self.split),
             name="tb_perf trace decode",
         )  # fmt: skip
         try:
@@ -368,21 +410,19 @@ class _ChunkHelper:
         except (AssertionError, OSError) as exc:  # e.g. a daemonic caller may have no children
             self._conn.close()
             os.close(self._result_fd)
+            self.split.close(helper_ends=True)
             if self._ring is not None:
                 self._ring.close(self._ring.ready_r, self._ring.ready_w, self._ring.taken_r,
                                  self._ring.taken_w)  # fmt: skip
             raise NeedsOneProcess(f"no helper process: {exc}") from None
         finally:
             child.close()
+        os.close(self.split.said_w)  # the helper's ends
         if self._ring is not None:
-            self._ring.close(self._ring.ready_w, self._ring.taken_r)  # the helper's ends
+            self._ring.close(self._ring.ready_w, self._ring.taken_r)
         return self
 
-    def split(self, in_helper: bool) -> _Split:
-        share = HELPER_SHARE if self._ring is None else HELPER_SHARE_INFLATING
-        return _Split(in_helper, share)
-
-    def blocks(self) -> Iterator[bytes] | None:
+    def blocks(self) -> Iterator[Block] | None:
         """The inflated blocks of a gzipped file, from the helper; None: read the file here."""
         return None if self._ring is None else self._ring.blocks()
 
@@ -414,9 +454,12 @@ class _ChunkHelper:
             self._process.kill()
             self._process.join()
         os.close(self._result_fd)  # its mapping, held by the columns taken from it, stays
+        self.split.close(helper_ends=False)
         if self._ring is not None:
             self._ring.close(self._ring.ready_r, self._ring.taken_w)
-            self._ring.memory.close()
+            # a failure's traceback may still hold a view of it: then it goes with the view
+            with contextlib.suppress(BufferError):
+                self._ring.memory.close()
 
 
 def _helper_main(
@@ -433,7 +476,8 @@ def _helper_main(
         if ring is not None:
             ring.close(ring.ready_r, ring.taken_w)  # the parent's ends
             blocks = ring.publish(_block_source(path, max_bytes, chunk_bytes))
-        columns, _ = _decode_stream(path, max_bytes, None, chunk_bytes, split, blocks)
+        os.close(split.said_r)  # the parent's end
+        columns, _ = _decode_stream(path, max_bytes, None, chunk_bytes, split, blocks, True)
         outcome: tuple[int, list[int]] | str = _write_result(result_fd, columns.export())
     except Exception as exc:  # reported to the parent, which then reads in one process
         outcome = f"{type(exc).__name__}: {exc}"
@@ -455,13 +499,14 @@ def _write_result(fd: int, exported: dict[str, Any]) -> tuple[int, list[int]]:
 
 
 def _read_header(
-    blocks: Iterator[bytes], name: str, on_progress: Callable[[int], None] | None
+    blocks: Iterator[Block], name: str, on_progress: Callable[[int], None] | None
 ) -> tuple[bytes, bytearray, bool]:
     """Consume blocks until the start of the events array; return (header, rest, is_bare),
     where `rest` starts with the array's "[" and the header is what comes before it."""
     seen = bytearray()
     leading = 0  # whitespace before the document, dropped as it comes
-    for block in blocks:
+    for view in blocks:
+        block = bytes(view)  # the head only (a copy of a view of the ring; bytes stay as they are)
         if on_progress is not None:
             on_progress(len(block))
         if not seen:
@@ -508,18 +553,24 @@ def _skip_complete_events(buffer: bytearray) -> bytearray:
     """Drop the whole events at the front of `buffer` (the other process decodes them), cut
     where `_decode_complete_events` cuts first."""
     cut = _last_cut(buffer, len(buffer))
-    if cut is None:
-        return buffer
-    rest = bytearray(b"[")
-    rest += memoryview(buffer)[cut.end() - 1 :]
-    return rest
+    if cut is not None:
+        _drop_front(buffer, cut)
+    return buffer
+
+
+def _drop_front(buffer: bytearray, cut: re.Match) -> None:
+    """Drop the events before `cut` (a `}, {` match) in place, keeping `buffer` one array that
+    starts with "[": its memory is used again by the next blocks (a new buffer per chunk cost
+    its pages faulted in and zeroed, 10 % of a read). Deleting a bytearray's front is O(1)."""
+    del buffer[: cut.end() - 2]
+    buffer[0] = ord("[")  # over the "," or the space before the next event's "{"
 
 
 def _decode_complete_events(
     buffer: bytearray, columns: TraceColumns, chunk: int, may_cut_earlier: bool = True
 ) -> bytearray:
-    """Decode the whole events at the front of `buffer` (which starts with "["); return a new
-    buffer, starting with "[", of what is left undecoded.
+    """Decode the whole events at the front of `buffer` (which starts with "[") and drop them
+    from it, in place; return it, starting with "[", holding what is left undecoded.
 
     The byte after the cut is overwritten with "]" so the front decodes in place, without a
     copy. Tries the last two cut candidates: a candidate inside an event leaves unbalanced
@@ -550,9 +601,9 @@ def _decode_complete_events(
             continue
         del piece
         columns.add(events, chunk)
-        rest = bytearray(b"[")
-        rest += memoryview(buffer)[cut.end() - 1 :]
-        return rest
+        del events  # msgspec.Raw values may hold views of the buffer
+        _drop_front(buffer, cut)
+        return buffer
     return buffer
 
 

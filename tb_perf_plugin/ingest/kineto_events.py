@@ -100,6 +100,8 @@ class _Args(msgspec.Struct, gc=False, frozen=True):
 
 
 _NO_ARGS = _Args()
+# the slice columns read from every event; the others come from the arguments
+_COMMON_COLUMNS = ("start", "dur", "kind", "name", "pid", "tid")
 _ARGS, _CAT, _NAME = (operator.attrgetter(f) for f in ("args", "cat", "name"))
 _PID, _TID, _TS, _DUR = (operator.attrgetter(f) for f in ("pid", "tid", "ts", "dur"))
 _CORRELATION, _EXTERNAL_ID, _COLLECTIVE = (
@@ -342,18 +344,11 @@ class TraceColumns:
 
     def _add_slices(self, events: list[_Slice], durations: list[float] | None, chunk: int) -> None:
         n = len(events)
-        args = list(map(_ARGS, events))
-        if not all(args):  # an explicit `"args": null` (Structs are always true)
-            args = [a or _NO_ARGS for a in args]
-        strings = self.strings
         cats = list(map(_CAT, events))
         kind_of = {c: _KIND_OF_CATEGORY.get(c.lower(), Kind.OTHER) for c in set(cats)}
         if PROFILER_RANGE in kind_of:
             self.meta.profiler_ranges += cats.count(PROFILER_RANGE)
         kinds = np.fromiter(map(kind_of.__getitem__, cats), np.int8, n)
-        pids = self._id_column(list(map(_PID, events)))
-        tids = self._id_column(list(map(_TID, events)))
-        external = np.fromiter(map(_EXTERNAL_ID, args), np.int64, n)
         part: dict[str, np.ndarray] = {
             "start": _to_ns(np.fromiter(map(_TS, events), np.float64, n)),
             "dur": np.rint(
@@ -365,14 +360,44 @@ class TraceColumns:
                 )
             ).astype(np.int64),
             "kind": kinds,
-            "name": strings.column(list(map(_NAME, events)), empty_is_none=False),
-            "pid": pids,
-            "tid": tids,
+            "name": self.strings.column(list(map(_NAME, events)), empty_is_none=False),
+            "pid": self._id_column(list(map(_PID, events))),
+            "tid": self._id_column(list(map(_TID, events))),
+        }
+        # Python-function events (most of the events of a trace recorded with_stack) have no
+        # argument read here: the passes over arguments skip them
+        with_args = kinds != Kind.PYTHON_FUNCTION
+        if with_args.all():
+            part.update(self._argument_columns(events, kinds, part["pid"], part["tid"]))
+        else:
+            rows = np.flatnonzero(with_args)
+            pids, tids = part["pid"][rows], part["tid"][rows]
+            read = list(compress(events, with_args.tolist()))
+            found = self._argument_columns(read, kinds[rows], pids, tids)
+            part["pid"][rows], part["tid"][rows] = pids, tids
+            for column, values in found.items():
+                part[column] = np.full(n, -1, dtype=values.dtype)
+                part[column][rows] = values
+        self.slice_parts.append((chunk, _sorted_by(part, "start")))
+
+    def _argument_columns(
+        self, events: list[_Slice], kinds: np.ndarray, pids: np.ndarray, tids: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """The columns read from the events' arguments (ids, kernel launches, collectives,
+        operator inputs); a device event's pid and tid become its device and stream where its
+        arguments name them (in place: "tid": "stream 7")."""
+        n = len(events)
+        args = list(map(_ARGS, events))
+        if not all(args):  # an explicit `"args": null` (Structs are always true)
+            args = [a or _NO_ARGS for a in args]
+        strings = self.strings
+        external = np.fromiter(map(_EXTERNAL_ID, args), np.int64, n)
+        part: dict[str, np.ndarray] = {
             "correlation": np.fromiter(map(_CORRELATION, args), np.int64, n),
             "external_id": external,
         }
         for column, dtype in SLICE_COLUMNS.items():
-            if column not in part:
+            if column not in part and column not in _COMMON_COLUMNS:
                 part[column] = np.full(n, -1, dtype=dtype)
 
         def fill(index: np.ndarray, column: str, values: list | np.ndarray) -> None:
@@ -387,7 +412,6 @@ class TraceColumns:
         # 2021 traces spell it "external id" on device events
         missing = np.flatnonzero(external < 0)
         fill(missing, "external_id", values("external_id_2021", args_of(missing)))
-        # Device events: lanes are (device, stream) when the args say so ("tid": "stream 7").
         device_rows = np.flatnonzero(np.isin(kinds, DEVICE_KINDS))
         device_args = args_of(device_rows)
         devices = np.array(list(map(_as_int, values("device", device_args))), dtype=np.int64)
@@ -416,7 +440,7 @@ class TraceColumns:
         fill(op_rows, "input_dims", strings.raw_column(values("input_dims", op_args)))
         fill(op_rows, "input_types", strings.raw_column(values("input_types", op_args)))
         fill(op_rows, "call_stack", strings.column(values("call_stack", op_args)))
-        self.slice_parts.append((chunk, _sorted_by(part, "start")))
+        return part
 
     def _add_memory(self, events: list[_Slice], chunk: int) -> None:
         args = [e.args or _NO_ARGS for e in events]

@@ -174,6 +174,21 @@ def test_helper_inflating_through_a_small_ring_gives_the_same_tables(shared_data
     _same_tables(alone, split)
 
 
+def test_the_helper_takes_a_chunk_while_this_process_has_two_of_its_own_to_decode():
+    """The split of the chunks between the two processes, both sides, without processes."""
+    split = kineto._Split()
+    try:
+        # this process still at cut 0: the first two are its own, the helper takes the next
+        assert [split.decodes(cut, in_helper=True) for cut in range(4)] == [0, 0, 1, 1]
+        # this process reads what it was given, saying where it is (cut 2: done with its two)
+        assert [split.decodes(cut, in_helper=False) for cut in range(3)] == [1, 1, 0]
+        # ... so the next is its own again, since it has nothing left to decode
+        assert split.decodes(4, in_helper=True) is False
+        assert [split.decodes(cut, in_helper=False) for cut in (3, 4)] == [False, True]
+    finally:
+        split.close(helper_ends=True)
+
+
 def test_zlib_reads_what_zlib_ng_reads(shared_data, monkeypatch):
     """zlib-ng, the inflater where it is installed, and zlib, its fallback, read alike."""
     pytest.importorskip("zlib_ng", reason="zlib-ng has no wheel for this machine")
