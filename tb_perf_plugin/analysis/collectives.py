@@ -78,9 +78,6 @@ def collective_kind(name: str) -> str:
     return next((kind for word, kind in _KINDS if word in squeezed), UNKNOWN)
 
 
-CALL_COLUMNS = ("kind", "collective", "group", "group_size", "bytes", "dur")
-
-
 def collective_calls(trace: TraceTables) -> pd.DataFrame:
     """One row per communication kernel of a trace: its `kind`, the trace's `collective`
     name ("" without one), process `group` ("" without), `group_size` (-1 unknown), `bytes`
@@ -115,6 +112,26 @@ def collective_calls(trace: TraceTables) -> pd.DataFrame:
 
 
 _SUMS = ("calls", "total_ns", "sized_calls", "sized_bytes", "sized_ns")
+# collective_rows' columns: the sums of the calls of one kind, group and collective name, and
+# their largest group_size
+ROW_COLUMNS = ("kind", "group", "collective", *_SUMS, "group_size")
+
+
+def collective_rows(calls: pd.DataFrame) -> pd.DataFrame:
+    """Calls (collective_calls) summed by kind, process group and collective name: what
+    `collective_table` reads, kept instead of every call (a run's analysis then grows with its
+    ranks, not with its calls)."""
+    sized = (calls["bytes"] >= 0).to_numpy()
+    frame = pd.DataFrame({
+        "kind": calls["kind"], "group": calls["group"], "collective": calls["collective"],
+        "calls": np.ones(len(calls), np.int64), "total_ns": calls["dur"].astype(np.int64),
+        "sized_calls": sized.astype(np.int64),
+        "sized_bytes": np.where(sized, calls["bytes"], 0).astype(np.int64),
+        "sized_ns": np.where(sized, calls["dur"], 0).astype(np.int64),
+        "group_size": calls["group_size"].astype(np.int64),
+    })  # fmt: skip
+    summed = frame.groupby(["kind", "group", "collective"], sort=True, as_index=False)
+    return summed.agg({**dict.fromkeys(_SUMS, "sum"), "group_size": "max"})
 
 
 def _row(kind: str, group: str, sums: dict[str, int], collectives: set[str]) -> dict[str, Any]:
@@ -142,22 +159,15 @@ def _row(kind: str, group: str, sums: dict[str, int], collectives: set[str]) -> 
     }
 
 
-def collective_table(calls: pd.DataFrame) -> list[dict[str, Any]]:
-    """Per (kind, process group), across the ranks of `calls` (collective_calls + `rank`):
-    the pooled calls' row and the `slowest_rank` (most time in it), most time first; then
+def collective_table(rows: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per (kind, process group), across the ranks of `rows` (collective_rows + `rank`): the
+    pooled calls' row and the `slowest_rank` (most time in it), most time first; then
     `per_rank`, the same row per rank. One grouped sum per rank (a run can have thousands)."""
-    sized = (calls["bytes"] >= 0).to_numpy()
-    frame = pd.DataFrame({
-        "kind": calls["kind"], "group": calls["group"], "rank": calls["rank"], "calls": 1,
-        "total_ns": calls["dur"], "sized_calls": sized.astype(np.int64),
-        "sized_bytes": np.where(sized, calls["bytes"], 0),
-        "sized_ns": np.where(sized, calls["dur"], 0), "group_size": calls["group_size"],
-    })  # fmt: skip
     keys = ["kind", "group", "rank"]
-    per_rank = frame.groupby(keys, sort=True).agg(
+    per_rank = rows.groupby(keys, sort=True).agg(
         {**dict.fromkeys(_SUMS, "sum"), "group_size": "max"}
     )
-    names = calls.groupby(keys, sort=True)["collective"].agg(set)
+    names = rows.groupby(keys, sort=True)["collective"].agg(set)
     out = []
     for (kind, group), mine in per_rank.groupby(level=[0, 1], sort=False):
         rows, collectives = [], set()

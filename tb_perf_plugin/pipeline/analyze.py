@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
-from ..analysis.collectives import CALL_COLUMNS, collective_calls
+from ..analysis.collectives import ROW_COLUMNS, collective_calls, collective_rows
 from ..analysis.compute import flops_inputs
 from ..analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding
 from ..analysis.host_calls import SYNC_CLASSES, host_call_classes
@@ -161,9 +161,10 @@ class RunAnalysis:
     snapshot_warnings: list[str] = field(default_factory=list)  # snapshots the findings skip
     # the traces' memory of ranks that have MemorySampler records too (memory_by_rank)
     trace_memory: dict[int, RankMemory] = field(default_factory=dict)
-    # collective_calls + rank: every communication kernel of the run
+    # per rank, its communication kernels summed by kind, group and collective name
+    # (collective_rows + rank)
     collectives: pd.DataFrame = field(
-        default_factory=lambda: pd.DataFrame(columns=[*CALL_COLUMNS, "rank"])
+        default_factory=lambda: pd.DataFrame(columns=[*ROW_COLUMNS, "rank"])
     )
 
 
@@ -200,16 +201,19 @@ def analyze_run(
             rows = operator_rows(named_operator_events([t.tables for t in traces]))
             operators[rank] = merge_operator_rows(rows)
             operator_parts.append(rows.assign(rank=rank))
-            kernels = []
+            kernels, calls = [], []
             for trace in traces:
                 kernels.append(trace_kernels(trace.tables))
-                collective_parts.append(collective_calls(trace.tables).assign(rank=rank))
+                calls.append(collective_calls(trace.tables))
                 devices += [
                     DeviceSeries(rank, os.path.relpath(trace.path, run.path), metrics)
                     for metrics in device_metrics(trace.tables, kernels[-1])
                 ]
             kernel_parts.append(
                 kernel_rows(pd.concat(kernels, ignore_index=True)).assign(rank=rank)
+            )
+            collective_parts.append(
+                collective_rows(pd.concat(calls, ignore_index=True)).assign(rank=rank)
             )
     no_rank = {"rank": pd.Series(dtype=np.int64)}
     operator_all = (
