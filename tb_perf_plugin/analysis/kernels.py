@@ -171,7 +171,9 @@ class DeviceMetrics:
     window: tuple[int, int]
     bucket_ns: int
     utilization: list[tuple[int, float]]  # (bucket start, busy fraction), then (window end, 0)
-    sm_efficiency: Piecewise  # the estimate where kernels run
+    # the estimate's time-weighted mean per bucket of `utilization` (kept per bucket, not per
+    # kernel: a run's analysis then grows with its ranks, not with its kernels)
+    sm_efficiency: list[float]
     tensor_core_pct: float  # of kernel time, by name heuristics
 
 
@@ -195,8 +197,8 @@ def _bucket_ns(span_ns: int) -> int:
 
 
 def device_metrics(trace: TraceTables, kernels: pd.DataFrame | None = None) -> list[DeviceMetrics]:
-    """Per device of the trace: utilization per bucket, SM efficiency per kernel interval.
-    `kernels`: the trace's trace_kernels, if already made."""
+    """Per device of the trace: utilization and SM efficiency per bucket. `kernels`: the
+    trace's trace_kernels, if already made."""
     kernels = trace_kernels(trace) if kernels is None else kernels
     if kernels.empty:
         return []
@@ -219,7 +221,9 @@ def device_metrics(trace: TraceTables, kernels: pd.DataFrame | None = None) -> l
         tensor = group["tensor_cores"].to_numpy(bool)
         out.append(DeviceMetrics(
             int(device), (first, last), bucket, utilization,
-            sm_efficiency_ranges(start[known], end[known], blocks[known]),
+            sm_efficiency_ranges(start[known], end[known], blocks[known])
+            .bucket_means(edges)
+            .tolist(),
             100.0 * dur[tensor].sum() / dur.sum() if dur.sum() else 0.0,
         ))  # fmt: skip
     return out

@@ -68,7 +68,12 @@ def covering_traces(
     tables: RunTables, breakdowns: list[StepBreakdown]
 ) -> list[tuple[StepBreakdown, int]]:
     """Each broken-down step with the index (in `tables.traces`) of the trace that covers it."""
-    spans = [(i, t.rank, trace_spans([t.tables])) for i, t in enumerate(tables.traces)]
+    position = {id(t): i for i, t in enumerate(tables.traces)}
+    spans = [
+        (position[id(t)], rank, trace_spans([t.tables]))
+        for rank, traces in tables.rank_traces()
+        for t in traces
+    ]
     out = []
     for done in breakdowns:
         end = done.start_ns + done.duration_ns

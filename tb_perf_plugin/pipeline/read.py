@@ -114,6 +114,19 @@ class RunTables:
                 trace.tables.release_pages()
 
 
+SHOWN_WARNINGS = 5  # of a run none of whose files could be read
+
+
+def _unreadable_run(run: Run, warnings: list[str]) -> str:
+    """Why nothing of the run could be read: the first files' warnings and how many more (a
+    1,024-rank run whose workers all died is not one 100 kB message)."""
+    if not warnings:
+        return f"run {run.name!r} has no readable files"
+    shown = "; ".join(warnings[:SHOWN_WARNINGS])
+    more = len(warnings) - SHOWN_WARNINGS
+    return shown + (f"; and {more} more file(s) unreadable" if more > 0 else "")
+
+
 def _stop_warnings(writer: WriterFiles, last_timer_step: int | None) -> list[str]:
     """ "rank R: data ends at step N (disk full)" for each collector that turned itself off,
     so a run cut short does not look like a clean one. The timer's data ends at its last step
@@ -230,7 +243,7 @@ def read_run(
     has_files = has_collector_files or run.traces or any(f.kind for f in run.imported)
     writing = any(w.endswith(STILL_WRITING) for w in warnings)  # a trace or copy under way
     if readable == 0 and not traces and has_files and not writing:
-        raise Unreadable("; ".join(warnings) or f"run {run.name!r} has no readable files")
+        raise Unreadable(_unreadable_run(run, warnings))
     return RunTables(
         signature=signature,
         spans=_concat(span_parts, SPAN_COLUMNS),

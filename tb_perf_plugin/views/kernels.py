@@ -48,17 +48,14 @@ def kernels(
         if selected is not None and series.rank != selected:
             continue
         metrics = series.metrics
-        edges = np.array([t for t, _ in metrics.utilization], dtype=np.int64)
         devices.append({
             "rank": series.rank,
             "trace": series.trace,
             "device": metrics.device,
             "bucket_ns": metrics.bucket_ns,
-            "start_ns": [str(t) for t in edges.tolist()],
+            "start_ns": [str(t) for t, _ in metrics.utilization],
             "utilization": [round(u, 6) for _, u in metrics.utilization],
-            "est_sm_efficiency": [
-                round(v, 6) for v in metrics.sm_efficiency.bucket_means(edges).tolist()
-            ] + [0.0],
+            "est_sm_efficiency": [round(v, 6) for v in metrics.sm_efficiency] + [0.0],
             "tensor_core_pct": round(metrics.tensor_core_pct, 3),
         })  # fmt: skip
     ncu_metrics = tables.kernel_metrics

@@ -47,8 +47,8 @@ def summary(
     tables = store.tables(run, wait_s)
     ranks = store.ranks(run, tables)
     selected = rank_param(ranks, rank)
-    steps, extras = store.derived(run, "overview", _steps_and_compute, wait_s)
-    answer = summary_json(run, tables, steps, ranks, selected, extras)
+    steps, extras, processes = store.derived(run, "overview", _steps_and_compute, wait_s)
+    answer = summary_json(run, tables, steps, ranks, selected, extras, processes)
     analysis = store.analysis(run, wait_s)
     answer["gpus"] = gpu_summaries(store, run, analysis, selected, wait_s)
     answer["execution_summary"] = execution_summary(
@@ -58,11 +58,15 @@ def summary(
     return answer
 
 
-def _steps_and_compute(tables: RunTables) -> tuple[pd.DataFrame, dict[int, dict[str, Any]]]:
-    """The run's steps and, on them, each rank's compute and compile summaries: computed once
-    per version of the run's tables."""
+def _steps_and_compute(
+    tables: RunTables,
+) -> tuple[pd.DataFrame, dict[int, dict[str, Any]], dict[int, tuple[str | None, int | None]]]:
+    """The run's steps and, on them, each rank's compute and compile summaries, and each
+    trace-only rank's host and pid (`traced_process`): computed once per version of the run's
+    tables, walking its ranks one at a time."""
     steps = run_steps(tables)
-    return steps, _rank_compute(tables, steps)
+    processes = {rank: traced_process(traces) for rank, traces in tables.rank_traces()}
+    return steps, _rank_compute(tables, steps), processes
 
 
 STEP_COLUMNS = ["rank", "step", "t0", "t1", "source", "device_t0", "device_t1"]
@@ -95,6 +99,7 @@ def summary_json(
     all_ranks: list[int],
     selected: int | None,
     rank_compute: dict[int, dict[str, Any]],
+    processes: dict[int, tuple[str | None, int | None]],
 ) -> dict[str, Any]:
     now = now_ns()
     ranks = []
@@ -104,7 +109,7 @@ def summary_json(
         steps = run_steps[run_steps["rank"] == rank]
         traces = [t for t in tables.traces if t.rank == rank]
         traced = [t.tables.meta.world_size for t in traces]
-        host, pid = (meta.host, meta.pid) if meta else traced_process(traces)
+        host, pid = (meta.host, meta.pid) if meta else processes.get(rank, (None, None))
         ranks.append(
             {
                 "rank": rank,

@@ -50,6 +50,19 @@ def test_unreadable_input_exits_3(training_logdir, capsys):
     assert "version 99 is not supported" in capsys.readouterr().err
 
 
+def test_a_run_of_many_unreadable_files_names_the_first_and_counts_the_rest(tmp_path, capsys):
+    run = tmp_path / "logs" / "wide"
+    run.mkdir(parents=True)
+    for rank in range(8):
+        path = run / f"worker{rank}.1.pt.trace.json"
+        path.write_text('{"traceEvents": [{"ph": "X", "name": ')  # cut short
+        os.utime(path, (1, 1))  # not "still being written"
+    assert main(["analyze", "wide", "--logdir", str(tmp_path / "logs")]) == 3
+    err = capsys.readouterr().err
+    assert err.count("truncated or malformed JSON") == 5
+    assert "and 3 more file(s) unreadable" in err
+
+
 def _link_pair(tmp_path, shared_data):
     pair = tmp_path / "logs" / "pair"
     pair.mkdir(parents=True)

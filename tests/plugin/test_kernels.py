@@ -7,7 +7,13 @@ import os
 import numpy as np
 import pytest
 
-from tb_perf_plugin.analysis.kernels import Piecewise, device_metrics, kernel_table
+from tb_perf_plugin.analysis.kernels import (
+    Piecewise,
+    device_metrics,
+    kernel_table,
+    sm_efficiency_ranges,
+    trace_kernels,
+)
 from tb_perf_plugin.analysis.tensor_cores import uses_tensor_cores
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.tables import Kind
@@ -20,7 +26,8 @@ V100_TRACE = "worker0.1623143089861.pt.trace.json.gz"
 def test_gpu_metrics_match_the_golden_pair(shared_data):
     """The expected file was scaled by hand (utilization x100, SM efficiency x10) and starts
     each series with a (1, 0) baseline pair: both undone here."""
-    (metrics,) = device_metrics(read_trace(str(shared_data / GOLDEN / "gpu_metrics_input.json")))
+    trace = read_trace(str(shared_data / GOLDEN / "gpu_metrics_input.json"))
+    (metrics,) = device_metrics(trace)
     expected = json.loads((shared_data / GOLDEN / "gpu_metrics_expected.json").read_text())
     counters = [e for e in expected["traceEvents"] if e.get("ph") == "C"]
 
@@ -34,7 +41,11 @@ def test_gpu_metrics_match_the_golden_pair(shared_data):
     for (t, value), (ours_t, ours) in zip(utilization, metrics.utilization, strict=True):
         assert ours_t == t * 1000 and ours == pytest.approx(value, abs=1e-6)
     efficiency = series("GPU 0 Est. SM Efficiency", "Est. SM Efficiency", 10)
-    ranges = metrics.sm_efficiency
+    kernels = trace_kernels(trace)
+    known = (kernels["blocks_per_sm"] > 0).to_numpy()
+    start = kernels["start"].to_numpy(np.int64)[known]
+    end = start + kernels["dur"].to_numpy(np.int64)[known]
+    ranges = sm_efficiency_ranges(start, end, kernels["blocks_per_sm"].to_numpy()[known])
     ours = [
         p
         for s, e, v in zip(
@@ -45,6 +56,10 @@ def test_gpu_metrics_match_the_golden_pair(shared_data):
     assert len(ours) == len(efficiency) == 60
     for (t, value), (ours_t, ours_value) in zip(efficiency, ours, strict=True):
         assert ours_t == t * 1000 and ours_value == pytest.approx(value, abs=1e-6)
+    # what the analysis keeps of them: their mean per utilization bucket
+    edges = np.array([t for t, _ in metrics.utilization], np.int64)
+    assert metrics.sm_efficiency == ranges.bucket_means(edges).tolist()
+    assert 0 < max(metrics.sm_efficiency) <= 1
 
 
 def test_kernel_table_on_a_real_trace(shared_data):
