@@ -25,6 +25,7 @@ import logging
 import mmap
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -292,7 +293,9 @@ def _read_entry(entry: Path, path: str) -> TraceTables:
             raise ValueError(f"column {item['table']}.{item['column']} ends past the file")
         values = np.frombuffer(buffer, dtype, count, offset) if count else np.zeros(0, dtype)
         tables[item["table"]][item["column"]] = values.reshape(shape)
-    return TraceTables(meta, saved["names"], tables["slices"], tables["memory"], mapping)
+    # one string object per distinct name across the run's traces (its ranks share most names)
+    names = list(map(sys.intern, saved["names"]))
+    return TraceTables(meta, names, tables["slices"], tables["memory"], mapping)
 
 
 def ingest_to_cache(
