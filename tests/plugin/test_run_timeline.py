@@ -137,3 +137,27 @@ def test_a_piece_lost_from_the_cache_is_built_again_the_same(tmp_path):
         assert restarted.result_cache.counts.stored == 2  # the two pieces, built again
     finally:
         restarted.close()
+
+
+def test_a_store_deleted_under_a_running_server_is_built_again(tmp_path, caplog):
+    """The run's whole store (parsed traces and stored pieces) removed while the server runs,
+    nothing of it kept in memory: the Timeline answers the same, from the tables still mapped
+    (the pieces built again), with no error and no warning."""
+    logdir = tmp_path / "logdir"
+    shutil.copytree(SAMPLE_RUNS / "ddp_traced", logdir / "ddp_traced")
+    cache = tmp_path / "cache"
+    store = RunStore(str(logdir), cache_dir=str(cache))
+    store._pieces = PieceCache(capacity=0)  # every piece read from the store when shown
+    try:
+        run = store.find_run("ddp_traced")
+        timeline = store.timeline(run)
+        before = timeline.tiles(0, timeline.end, 2000)
+        shutil.rmtree(cache / "results")
+        shutil.rmtree(cache / "traces")
+        misses = store.result_cache.counts.misses
+        again = store.timeline(run)
+        assert again.tiles(0, again.end, 2000) == before
+        assert store.result_cache.counts.misses == misses + 2  # both ranks' pieces, built again
+        assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]
+    finally:
+        store.close()
