@@ -72,9 +72,10 @@ CACHE_MAX_MB = 64_000
 TILE_LANES = 8
 
 
-def generate(ranks: int) -> Path:
-    """The logdir holding run `scale<ranks>` (made once)."""
-    logdir = bench_dir() / f"scale{ranks}"
+def generate(ranks: int, root: Path | None = None) -> Path:
+    """The logdir holding run `scale<ranks>` (made once), under `root` (default: the
+    benchmarks' directory; tests/e2e/test_scale_run.py opens it in the browser)."""
+    logdir = (root or bench_dir()) / f"scale{ranks}"
     run = logdir / f"scale{ranks}"
     done = run / f".complete-straggler{STRAGGLER}-v4"
     if done.exists():
