@@ -189,9 +189,9 @@ def _decode_stream(
             if len(buffer) >= next_attempt:
                 before = len(buffer)
                 if split is None or split.decodes(attempt, in_helper):
-                    buffer = _decode_complete_events(buffer, columns, chunk, split is None)
+                    _decode_complete_events(buffer, columns, chunk, split is None)
                 else:
-                    buffer = _skip_complete_events(buffer)
+                    _skip_complete_events(buffer)
                 attempt += 1
                 chunk += len(buffer) < before
                 if len(buffer) >= before and len(buffer) > MAX_EVENT_BYTES:
@@ -265,9 +265,7 @@ class _Split:
     def close(self, helper_ends: bool) -> None:
         """This process's ends (and the helper's while it has not started: once it has, they
         are closed apart, as a number closed twice may be another file's by then)."""
-        for fd in (self.said_r, self.said_w) if helper_ends else (self.said_r,):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        _close_fds(self.said_r, *((self.said_w,) if helper_ends else ()))
         self.reached.close()
 
 
@@ -316,11 +314,6 @@ class _InflatedRing:
         self.ready_r, self.ready_w = os.pipe()
         self.taken_r, self.taken_w = os.pipe()
 
-    def close(self, *fds: int) -> None:
-        for fd in fds:
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
     def publish(self, blocks: Iterator[bytes]) -> Iterator[bytes]:
         """The helper's side: each block written to the ring, then passed on (the helper
         decodes its share from them). A failure is signalled before it propagates."""
@@ -350,9 +343,9 @@ class _InflatedRing:
             if length < 0:
                 raise NeedsOneProcess("the helper could not inflate the file")
             start = taken % self.size
-            first = min(length, self.size - start)
             # a block that wraps around the ring's end is copied out whole
-            yield ring[start : start + length] if first == length else self._copy_out(taken, length)
+            wraps = start + length > self.size
+            yield self._copy_out(taken, length) if wraps else ring[start : start + length]
             taken += length
             with contextlib.suppress(BrokenPipeError):  # a helper past its last block
                 os.write(self.taken_w, _LENGTH.pack(taken))
@@ -366,6 +359,12 @@ class _InflatedRing:
     def _copy_out(self, at: int, length: int) -> bytes:
         start = at % self.size
         return self.memory[start:] + self.memory[: length - (self.size - start)]
+
+
+def _close_fds(*fds: int) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def _read_length(fd: int) -> int:
@@ -412,14 +411,14 @@ class _ChunkHelper:
             os.close(self._result_fd)
             self.split.close(helper_ends=True)
             if self._ring is not None:
-                self._ring.close(self._ring.ready_r, self._ring.ready_w, self._ring.taken_r,
+                _close_fds(self._ring.ready_r, self._ring.ready_w, self._ring.taken_r,
                                  self._ring.taken_w)  # fmt: skip
             raise NeedsOneProcess(f"no helper process: {exc}") from None
         finally:
             child.close()
         os.close(self.split.said_w)  # the helper's ends
         if self._ring is not None:
-            self._ring.close(self._ring.ready_w, self._ring.taken_r)
+            _close_fds(self._ring.ready_w, self._ring.taken_r)
         return self
 
     def blocks(self) -> Iterator[Block] | None:
@@ -456,7 +455,7 @@ class _ChunkHelper:
         os.close(self._result_fd)  # its mapping, held by the columns taken from it, stays
         self.split.close(helper_ends=False)
         if self._ring is not None:
-            self._ring.close(self._ring.ready_r, self._ring.taken_w)
+            _close_fds(self._ring.ready_r, self._ring.taken_w)
             # a failure's traceback may still hold a view of it: then it goes with the view
             with contextlib.suppress(BufferError):
                 self._ring.memory.close()
@@ -474,7 +473,7 @@ def _helper_main(
     try:
         blocks = None
         if ring is not None:
-            ring.close(ring.ready_r, ring.taken_w)  # the parent's ends
+            _close_fds(ring.ready_r, ring.taken_w)  # the parent's ends
             blocks = ring.publish(_block_source(path, max_bytes, chunk_bytes))
         os.close(split.said_r)  # the parent's end
         columns, _ = _decode_stream(path, max_bytes, None, chunk_bytes, split, blocks, True)
@@ -549,13 +548,12 @@ def _last_cut(buffer: bytearray, end: int) -> re.Match | None:
     return None
 
 
-def _skip_complete_events(buffer: bytearray) -> bytearray:
+def _skip_complete_events(buffer: bytearray) -> None:
     """Drop the whole events at the front of `buffer` (the other process decodes them), cut
     where `_decode_complete_events` cuts first."""
     cut = _last_cut(buffer, len(buffer))
     if cut is not None:
         _drop_front(buffer, cut)
-    return buffer
 
 
 def _drop_front(buffer: bytearray, cut: re.Match) -> None:
@@ -568,9 +566,9 @@ def _drop_front(buffer: bytearray, cut: re.Match) -> None:
 
 def _decode_complete_events(
     buffer: bytearray, columns: TraceColumns, chunk: int, may_cut_earlier: bool = True
-) -> bytearray:
+) -> None:
     """Decode the whole events at the front of `buffer` (which starts with "[") and drop them
-    from it, in place; return it, starting with "[", holding what is left undecoded.
+    from it, in place: it keeps starting with "[", holding what is left undecoded.
 
     The byte after the cut is overwritten with "]" so the front decodes in place, without a
     copy. Tries the last two cut candidates: a candidate inside an event leaves unbalanced
@@ -582,7 +580,7 @@ def _decode_complete_events(
     for _ in range(2):
         cut = _last_cut(buffer, end)
         if cut is None:
-            return buffer
+            return
         close_at = cut.start() + 1
         saved = buffer[close_at]
         buffer[close_at] = ord("]")
@@ -603,8 +601,7 @@ def _decode_complete_events(
         columns.add(events, chunk)
         del events  # msgspec.Raw values may hold views of the buffer
         _drop_front(buffer, cut)
-        return buffer
-    return buffer
+        return
 
 
 def _decode_leniently(piece: bytes, meta: TraceMeta) -> list:

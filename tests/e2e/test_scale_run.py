@@ -10,6 +10,7 @@ import importlib
 import os
 import sys
 from pathlib import Path
+from types import ModuleType
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -23,7 +24,7 @@ PLUGIN_IFRAME = 'iframe[src*="plugin_entry.html?name=tb_perf"]'
 RANKS = 1024 if os.environ.get("TB_PERF_SOAK") == "1" else 64
 
 
-def _scale() -> object:
+def _scale() -> ModuleType:
     """benchmarks/scale.py, without the benchmarks folder left on the import path."""
     saved = list(sys.path)
     try:
@@ -35,14 +36,14 @@ def _scale() -> object:
 def scale_logdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     scale = _scale()
     source = SHARED_DATA / "traces/facebookresearch__HolisticTraceAnalysis/tests/data"
-    if not (source / scale.SOURCE).exists():  # type: ignore[attr-defined]
+    if not (source / scale.SOURCE).exists():
         pytest.skip(f"real test data not found at {SHARED_DATA} (../shared/data beside the repo)")
-    return scale.generate(RANKS, tmp_path_factory.mktemp("scale"))  # type: ignore[attr-defined]
+    return scale.generate(RANKS, tmp_path_factory.mktemp("scale"))
 
 
 @pytest.mark.parametrize("tensorboard_server", [scale_logdir], indirect=True)
 def test_the_scale_run_opens_on_its_straggler_and_its_tiles_arrive(page: Page, tensorboard_server):
-    straggler = _scale().STRAGGLER  # type: ignore[attr-defined]
+    straggler = _scale().STRAGGLER
     tiles: list[Response] = []
     page.on("response", lambda r: tiles.append(r) if "/timeline/tiles?" in r.url else None)
     page.goto(f"{tensorboard_server.url}/#tb_perf")
