@@ -27,6 +27,7 @@ from tb_perf_plugin.analysis.operators import merge_operator_rows
 from tb_perf_plugin.discovery import discover_runs
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.pipeline.analyze import analyze_run
+from tb_perf_plugin.pipeline.rank_summary import rank_summaries
 from tb_perf_plugin.pipeline.read import read_run
 
 TARGET = 0.50
@@ -50,7 +51,7 @@ def main() -> None:
 
         def analysis() -> None:
             operators._NESTINGS.clear()  # each repeat as the first analysis of these tables
-            result = analyze_run(run, tables)
+            result = analyze_run(run, tables, list(rank_summaries(run.path, tables)))
             merge_operator_rows(result.operator_rows)
             merge_operator_rows(result.operator_rows, "input_dims")
             merge_kernel_rows(result.kernel_rows)

@@ -132,7 +132,11 @@ def _call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
 # worker costs small files half their time, and on CPython 3.11 a pool using it stops starting
 # workers (gh-115634).
 RETIRE_RSS_BYTES = 1 << 30
-_PRELOADED = ["tb_perf_plugin.ingest.cache", "tb_perf_plugin.ingest.transfer"]
+_PRELOADED = [
+    "tb_perf_plugin.ingest.cache",
+    "tb_perf_plugin.ingest.transfer",
+    "tb_perf_plugin.pipeline.rank_summary",  # the run analysis's per-rank tasks
+]
 
 
 def _new_process_pool(max_workers: int) -> concurrent.futures.ProcessPoolExecutor:

@@ -33,6 +33,7 @@ from .jobs import Job, JobPool
 from .params import rank_param, required, shown
 from .pipeline.analyze import RunAnalysis, analyze_run, module_data
 from .pipeline.lanes import build_timeline, rank_input, rank_piece
+from .pipeline.rank_summary import rank_summaries
 from .pipeline.read import RunTables, TraceFile, read_run
 from .pipeline.result_cache import ResultCache, Stored
 from .pipeline.run_timeline import RunTimeline, TimelineOutline
@@ -302,7 +303,10 @@ class RunStore:
 
         def build(tables: RunTables) -> RunAnalysis:
             facts, problems = self._snapshot_facts(run, snapshots)
-            return analyze_run(run, tables, facts, problems)
+            summaries = rank_summaries(
+                run.path, tables, self._executor.get(), self.trace_cache, self.max_file_bytes
+            )
+            return analyze_run(run, tables, list(summaries), facts, problems)
 
         return self.derived(run, "analysis", build, wait_s, extra)
 

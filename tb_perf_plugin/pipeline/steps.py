@@ -77,13 +77,22 @@ def _profiler_steps(traces: list[TraceFile]) -> dict[int, tuple[int, int]]:
 
 def rank_steps(tables: RunTables, rank: int, traces: list[TraceFile]) -> dict[int, tuple[int, int]]:
     """Step -> (start, end) on the rank's own clock: MyTimer's steps, else ProfilerStep#N."""
+    return steps_or_profiler_steps(timer_steps(tables, rank), traces)
+
+
+def timer_steps(tables: RunTables, rank: int) -> dict[int, tuple[int, int]]:
+    """Step -> (start, end) of the rank's MyTimer steps."""
     own = tables.steps[tables.steps["rank"] == rank]
-    if len(own):
-        return {
-            int(s): (int(a), int(b))
-            for s, a, b in zip(own["step"], own["t0"], own["t1"], strict=True)
-        }
-    return _profiler_steps(traces)
+    return {
+        int(s): (int(a), int(b)) for s, a, b in zip(own["step"], own["t0"], own["t1"], strict=True)
+    }
+
+
+def steps_or_profiler_steps(
+    timer: dict[int, tuple[int, int]], traces: list[TraceFile]
+) -> dict[int, tuple[int, int]]:
+    """`timer` (a rank's MyTimer steps) when it has any, else its traces' ProfilerStep#N."""
+    return timer or _profiler_steps(traces)
 
 
 def clock_to_rank0(tables: RunTables, rank: int) -> Callable[[np.ndarray], np.ndarray]:

@@ -11,11 +11,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..analysis.gpu_summary import rank_gpu_summary
 from ..analysis.memory import bucket_size, bucketed, firsts
-from ..discovery import Run
 from ..pipeline.analyze import RunAnalysis
-from ..pipeline.read import RunTables
 from ..pipeline.steps import clock_to_rank0
 from ..store import INLINE_WAIT, RunStore
 from ._shared import MAX_SERIES_POINTS, nullable
@@ -59,7 +56,7 @@ def gpu(
     return {
         "run": run.name,
         "rank": selected,
-        "gpus": gpu_summaries(store, run, store.analysis(run, wait_s), selected, wait_s),
+        "gpus": gpu_summaries(store.analysis(run, wait_s), selected),
         "origin_ns": str(origin),
         "gpu_reason": reason,
         "ranks": answers,
@@ -67,24 +64,10 @@ def gpu(
     }
 
 
-def gpu_summaries(
-    store: RunStore, run: Run, analysis: RunAnalysis, selected: int | None,
-    wait_s: float | None = INLINE_WAIT,
-) -> list[dict[str, Any]]:  # fmt: skip
+def gpu_summaries(analysis: RunAnalysis, selected: int | None) -> list[dict[str, Any]]:
     """The GPU summary (analysis/gpu_summary.py) of each device of the selected ranks, over
-    the windows their breakdowns cover; computed once per run version."""
-
-    def build(tables: RunTables) -> list[dict[str, Any]]:
-        out = []
-        for rank, traces in tables.rank_traces():
-            windows = [(b.start_ns, b.start_ns + b.duration_ns)
-                       for b in analysis.breakdowns if b.rank == rank]  # fmt: skip
-            found = rank_gpu_summary(rank, [t.tables for t in traces], windows)
-            out += [g.to_json() for g in found]
-        return out
-
-    every = store.derived(run, "gpu_summary", build, wait_s)
-    return [g for g in every if selected in (None, g["rank"])]
+    the windows their breakdowns cover (computed with the ranks' summaries)."""
+    return [g.to_json() for g in analysis.gpus if selected in (None, g.rank)]
 
 
 def system_json(

@@ -50,7 +50,7 @@ def summary(
     steps, extras, processes = store.derived(run, "overview", _steps_and_compute, wait_s)
     answer = summary_json(run, tables, steps, ranks, selected, extras, processes)
     analysis = store.analysis(run, wait_s)
-    answer["gpus"] = gpu_summaries(store, run, analysis, selected, wait_s)
+    answer["gpus"] = gpu_summaries(analysis, selected)
     answer["execution_summary"] = execution_summary(
         [b for b in analysis.breakdowns if selected in (None, b.rank)]
     )

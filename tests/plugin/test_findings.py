@@ -30,6 +30,7 @@ from tb_perf_plugin.discovery import discover_runs
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.pipeline import analyze as run_analysis
 from tb_perf_plugin.pipeline import read as run_reading
+from tb_perf_plugin.pipeline.rank_summary import rank_host_calls
 from tests.conftest import REPO
 from tests.plugin import planted_faults_worker as worker
 
@@ -280,7 +281,7 @@ def test_sync_time_is_the_union_of_sync_calls_in_a_gpu_trace(tmp_path, shared_da
             on_progress=lambda _: None,
         )  # fmt: skip
     (window,) = run_analysis.step_breakdowns(tables)  # no steps: the whole trace
-    measured = run_analysis.host_call_ns(tables, [window])[(0, None)]["sync"]
+    measured = rank_host_calls(0, tables.traces, [window])[(0, None)]["sync"]
     trace = read_trace(str(shared_data / SIMPLE_ADD))
     names = [trace.names[i] for i in trace.slices["name"]]
     sync_names = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "Stream Sync", "Context Sync"}

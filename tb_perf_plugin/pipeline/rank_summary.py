@@ -1,0 +1,231 @@
+"""One rank's share of a run's analysis (`RankSummary`), computed where its traces are: a
+worker of the executor, which maps the rank's parsed tables from the trace cache, or this
+process. The run's analysis merges the summaries (`pipeline/analyze.py`), so the serving
+process never walks every rank's events itself: what it keeps grows with the ranks and steps,
+and the transient memory of each rank's pass stays in the worker that made it.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
+from ..analysis.collectives import collective_calls, collective_rows
+from ..analysis.gpu_summary import GpuSummary, rank_gpu_summary
+from ..analysis.host_calls import SYNC_CLASSES, host_call_classes
+from ..analysis.kernels import DeviceMetrics, device_metrics, kernel_rows, trace_kernels
+from ..analysis.memory import RankMemory
+from ..analysis.operators import merge_operator_rows, named_operator_events, operator_rows
+from ..analysis.trace_memory import trace_rank_memory
+from ..executor import shares_disk
+from ..ingest.cache import DEFAULT_MAX_FILE_BYTES, TraceCache
+from ..ingest.readers import FileKind
+from .read import RunTables, TraceFile
+from .steps import rank_steps, steps_or_profiler_steps, timer_steps
+
+logger = logging.getLogger(__name__)
+
+MIN_TRACED_FRACTION = 0.9  # a step is broken down when a trace covers this much of it
+
+
+@dataclass
+class DeviceSeries:
+    """GPU metrics of one device in one trace file."""
+
+    rank: int
+    trace: str  # path relative to the run
+    metrics: DeviceMetrics
+
+
+@dataclass
+class RankSummary:
+    """What one rank's traces give the run's analysis: sums per rank (never its events)."""
+
+    rank: int
+    steps: dict[int, tuple[int, int]]  # MyTimer's, else ProfilerStep#N (`rank_steps`)
+    breakdowns: list[StepBreakdown]
+    trace_spans: list[tuple[str, list[tuple[int, int]]]]  # each trace's path and its span
+    profiler_boundary_steps: set[int]  # steps `profile_steps` made slower
+    operator_rows: pd.DataFrame  # operator_rows + rank
+    operators: pd.DataFrame  # merge_operator_rows of them
+    kernel_rows: pd.DataFrame  # kernel_rows + rank
+    collective_rows: pd.DataFrame  # collective_rows + rank
+    devices: list[DeviceSeries]
+    gpus: list[GpuSummary]  # per device, over the breakdowns' windows
+    host_calls: dict[tuple, dict[str, int]]  # (rank, step) -> host_call_ns's classes
+    trace_memory: RankMemory | None  # its traces' memory events over its steps
+
+
+def rank_breakdowns(
+    rank: int, traces: list[TraceFile], steps: dict[int, tuple[int, int]]
+) -> list[StepBreakdown]:
+    """The breakdown of every step a trace covers (at least MIN_TRACED_FRACTION of it; the
+    window is then what the trace covers); a rank's trace without steps is broken down whole."""
+    if not traces:
+        return []
+    spans = trace_spans([t.tables for t in traces])
+    windows: list[tuple[int | None, int, int]] = []
+    for step, (a, b) in sorted(steps.items()):
+        for first, last in spans:
+            start, end = max(a, first), min(b, last)
+            if end > start and end - start >= MIN_TRACED_FRACTION * (b - a):
+                windows.append((step, start, end))
+                break
+    if not windows:
+        windows = [(None, first, last) for first, last in spans]
+    return breakdown(rank, activity([t.tables for t in traces]), windows)
+
+
+def rank_host_calls(
+    rank: int, traces: list[TraceFile], breakdowns: list[StepBreakdown]
+) -> dict[tuple, dict[str, int]]:
+    """(rank, step) -> time in each class of runtime call within the rank's broken-down steps
+    (analysis/host_calls; each class's calls as a union), and under "sync" the union of the
+    three waiting classes."""
+    out: dict[tuple, dict[str, int]] = {}
+    if not breakdowns:
+        return out
+    parts: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {}
+    for trace in traces:
+        shift = trace.tables.meta.to_collectors_ns
+        for name, (start, end) in host_call_classes(trace.tables).items():
+            parts.setdefault(name, []).append((start + shift, end + shift))
+    parts["sync"] = [p for name in SYNC_CLASSES for p in parts.get(name, [])]
+    a = np.array([b.start_ns for b in breakdowns], dtype=np.int64)
+    b_end = a + np.array([b.duration_ns for b in breakdowns], dtype=np.int64)
+    for name, pieces in parts.items():
+        starts = np.concatenate([p[0] for p in pieces]) if pieces else np.zeros(0, np.int64)
+        ends = np.concatenate([p[1] for p in pieces]) if pieces else np.zeros(0, np.int64)
+        within = Intervals.union(starts, ends).measure_within(a, b_end)
+        for step, ns in zip(breakdowns, within, strict=True):
+            out.setdefault((rank, step.step), {})[name] = int(ns)
+    return out
+
+
+def summarize_rank(
+    run_path: str, rank: int, traces: list[TraceFile], timer: dict[int, tuple[int, int]]
+) -> RankSummary:
+    """The rank's summary from its traces (in run order, at least one) and its MyTimer steps
+    (`timer`)."""
+    steps = steps_or_profiler_steps(timer, traces)
+    breakdowns = rank_breakdowns(rank, traces, steps)
+    rows = operator_rows(named_operator_events([t.tables for t in traces]))
+    kernels, calls, devices = [], [], []
+    for trace in traces:
+        kernels.append(trace_kernels(trace.tables))
+        calls.append(collective_calls(trace.tables))
+        devices += [
+            DeviceSeries(rank, os.path.relpath(trace.path, run_path), metrics)
+            for metrics in device_metrics(trace.tables, kernels[-1])
+        ]
+    memory = (
+        trace_rank_memory(rank, [t.tables for t in traces], steps)
+        if any(len(t.tables.memory["ts"]) for t in traces)
+        else None
+    )
+    return RankSummary(
+        rank=rank,
+        steps=steps,
+        breakdowns=breakdowns,
+        trace_spans=[(t.path, trace_spans([t.tables])) for t in traces],
+        profiler_boundary_steps=_profiler_boundary_steps(traces),
+        operator_rows=rows.assign(rank=rank),
+        operators=merge_operator_rows(rows),
+        kernel_rows=kernel_rows(pd.concat(kernels, ignore_index=True)).assign(rank=rank),
+        collective_rows=collective_rows(pd.concat(calls, ignore_index=True)).assign(rank=rank),
+        devices=devices,
+        gpus=rank_gpu_summary(
+            rank,
+            [t.tables for t in traces],
+            [(b.start_ns, b.start_ns + b.duration_ns) for b in breakdowns],
+        ),  # fmt: skip
+        host_calls=rank_host_calls(rank, traces, breakdowns),
+        trace_memory=memory,
+    )
+
+
+def summarize_cached_rank(
+    cache_dir: str | None,
+    max_file_bytes: int,
+    run_path: str,
+    rank: int,
+    files: list[tuple[str, str, str]],
+    timer: dict[int, tuple[int, int]],
+) -> RankSummary:
+    """`summarize_rank` on a worker: the rank's traces (path, rank source, kind) mapped from
+    the trace cache (read again on a miss: evicted meanwhile), dropped when it returns."""
+    cache = TraceCache(cache_dir)
+    traces = [
+        TraceFile(path, rank, source, cache.read(path, FileKind(kind), max_file_bytes),
+                  FileKind(kind))
+        for path, source, kind in files
+    ]  # fmt: skip
+    return summarize_rank(run_path, rank, traces, timer)
+
+
+def rank_summaries(
+    run_path: str,
+    tables: RunTables,
+    executor: concurrent.futures.Executor | None = None,
+    cache: TraceCache | None = None,
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+) -> Iterator[RankSummary]:
+    """Every rank with traces' summary, in rank order: one task per rank on `executor` when
+    its tasks share this process' disk and `cache` (writable) holds the parsed traces (they
+    map them from it), else computed here one rank at a time. A task that fails (its worker lost, a
+    cache entry gone and its file with it) is computed here from the tables this process
+    holds: the same summary, never a missing rank."""
+    ranks = [(rank, traces) for rank, traces in _ranks_with_traces(tables)]
+    futures: dict[int, concurrent.futures.Future] = {}
+    if executor is not None and cache is not None and shares_disk(executor) and cache.writable():
+        cache_dir = str(cache.root)
+        futures = {
+            rank: executor.submit(
+                summarize_cached_rank, cache_dir, max_file_bytes, run_path, rank,
+                [(t.path, t.rank_source, t.kind.value) for t in traces], timer_steps(tables, rank),
+            )
+            for rank, traces in ranks
+        }  # fmt: skip
+    try:
+        for rank, traces in ranks:
+            future = futures.get(rank)
+            if future is not None:
+                try:
+                    yield future.result()
+                    continue
+                except Exception as exc:  # computed here again: a bug of ours raises here too
+                    logger.warning("rank %d summarized here: its task failed (%s)", rank, exc)
+            try:
+                yield summarize_rank(run_path, rank, traces, rank_steps(tables, rank, traces))
+            finally:
+                for trace in traces:
+                    trace.tables.release_pages()
+    finally:
+        for future in futures.values():
+            future.cancel()
+
+
+def _ranks_with_traces(tables: RunTables) -> Iterator[tuple[int, list[TraceFile]]]:
+    by_rank: dict[int, list[TraceFile]] = {}
+    for trace in tables.traces:
+        by_rank.setdefault(trace.rank, []).append(trace)
+    return iter(sorted(by_rank.items()))
+
+
+def _profiler_boundary_steps(traces: list[TraceFile]) -> set[int]:
+    """Steps that `profile_steps` made slower: the warm-up step before a window (the profiler
+    is prepared), its first step (started) and the step after it (stopped, trace exported)."""
+    steps = set()
+    for trace in traces:
+        info = trace.tables.meta.tb_perf or {}
+        first, last = info.get("first_step"), info.get("last_step")
+        if isinstance(first, int) and isinstance(last, int):
+            steps |= {first - 1, first, last + 1}
+    return steps

@@ -1,0 +1,126 @@
+"""The ranks' summaries computed by pool workers answer every analysis route exactly as when
+the serving process computes them itself (the path of a Dask cluster or an unwritable cache):
+on the demo runs, the V100 ResNet-50 sample runs (kernels, GPU summaries) and four ranks of
+the scale benchmark's NCCL run (collectives, a straggler)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tb_perf_plugin.errors import Unreadable
+from tb_perf_plugin.pipeline import rank_summary
+from tb_perf_plugin.store import RunStore
+from tb_perf_plugin.views import (
+    breakdown,
+    compare,
+    distributed,
+    findings,
+    gpu,
+    kernels,
+    memory,
+    operators,
+    overview,
+    rank_heatmap,
+)
+from tests.conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+import scale  # noqa: E402
+
+
+def _answers(store: RunStore) -> dict[str, Any]:
+    """Every analysis route of every run of the store (all ranks and the first three), as
+    JSON text or its error."""
+    out: dict[str, Any] = {}
+    names = sorted(store.discover())
+    per_rank = (overview.summary, breakdown.breakdown, distributed.distributed,
+                operators.operators, kernels.kernels, memory.memory, gpu.gpu)  # fmt: skip
+    for name in names:
+        run = store.find_run(name)
+        ranks = [None, *[str(r) for r in store.ranks(run, store.tables(run))][:3]]
+        calls: list[tuple[Any, tuple]] = [
+            (findings.findings, (name,)),
+            (rank_heatmap.rank_heatmap, (name, "step_time")),
+            (compare.compare, (names[0], name)),
+            *[(view, (name, rank)) for view in per_rank for rank in ranks],
+        ]
+        for view, args in calls:
+            key = f"{view.__module__}.{view.__name__}{args}"
+            try:
+                out[key] = json.dumps(view(store, *args, wait_s=None), sort_keys=True, default=str)
+            except Exception as exc:  # the same error either way
+                out[key] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+def _logdirs(tmp_path: Path, shared_data: Path, resnet_logdir: Path) -> list[Path]:
+    return [REPO / "sample_runs", resnet_logdir, scale.generate(4, tmp_path / "scale")]
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """How many ranks this process summarized itself (pool workers are other processes)."""
+    calls = []
+    original = rank_summary.summarize_rank
+
+    def summarize_rank(*args, **kwargs):
+        calls.append(args[1])
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(rank_summary, "summarize_rank", summarize_rank)
+    return calls
+
+
+def test_workers_summaries_answer_every_route_as_the_serving_process(
+    tmp_path, shared_data, resnet_logdir, counted, monkeypatch
+):
+    for index, logdir in enumerate(_logdirs(tmp_path, shared_data, resnet_logdir)):
+        pooled = RunStore(str(logdir), executor="process", cache_dir=str(tmp_path / f"p{index}"))
+        try:
+            by_workers = _answers(pooled)
+        finally:
+            pooled.close()
+        assert counted == [], f"{logdir.name}: ranks summarized in the serving process"
+        with monkeypatch.context() as patched:
+            patched.setattr(rank_summary, "shares_disk", lambda executor: False)
+            here = RunStore(str(logdir), executor="process", cache_dir=str(tmp_path / f"h{index}"))
+            try:
+                by_server = _answers(here)
+            finally:
+                here.close()
+        assert counted, f"{logdir.name}: no rank summarized in the serving process"
+        counted.clear()
+        assert by_workers.keys() == by_server.keys()
+        different = [key for key in by_workers if by_workers[key] != by_server[key]]
+        assert different == [], different[:3]
+        errors = [key for key, text in by_workers.items() if not text.startswith(("{", "["))]
+        assert len(errors) < len(by_workers) / 2, errors  # the routes answered, mostly
+
+
+def test_a_failed_task_is_summarized_in_the_serving_process(
+    tmp_path, shared_data, counted, monkeypatch
+):
+    """A worker lost (here: every task raises) costs time, not a rank: each is summarized
+    from the serving process' own tables, with the same answers."""
+    logdir = scale.generate(4, tmp_path / "scale")
+    healthy = RunStore(str(logdir), executor="process", cache_dir=str(tmp_path / "a"))
+    try:
+        expected = _answers(healthy)
+    finally:
+        healthy.close()
+
+    def lost(*args, **kwargs):
+        raise Unreadable("the worker process reading it died (out of memory?)")
+
+    monkeypatch.setattr(rank_summary, "summarize_cached_rank", lost)
+    failing = RunStore(str(logdir), executor="thread", cache_dir=str(tmp_path / "b"))
+    try:
+        assert _answers(failing) == expected
+    finally:
+        failing.close()
+    assert sorted(set(counted)) == [0, 1, 2, 3]
