@@ -51,7 +51,7 @@ def main() -> None:
 
         def analysis() -> None:
             operators._NESTINGS.clear()  # each repeat as the first analysis of these tables
-            result = analyze_run(run, tables, list(rank_summaries(run.path, tables)))
+            result = analyze_run(run, tables, rank_summaries(run.path, tables))
             merge_operator_rows(result.operator_rows)
             merge_operator_rows(result.operator_rows, "input_dims")
             merge_kernel_rows(result.kernel_rows)

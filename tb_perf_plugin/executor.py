@@ -135,7 +135,7 @@ RETIRE_RSS_BYTES = 1 << 30
 _PRELOADED = [
     "tb_perf_plugin.ingest.cache",
     "tb_perf_plugin.ingest.transfer",
-    "tb_perf_plugin.pipeline.rank_summary",  # the run analysis's per-rank tasks
+    "tb_perf_plugin.pipeline.analyze",  # the run analysis' tasks
 ]
 
 

@@ -31,9 +31,8 @@ from .ingest.snapshot import Snapshot, read_snapshot
 from .ingest.tables import TraceTables
 from .jobs import Job, JobPool
 from .params import rank_param, required, shown
-from .pipeline.analyze import RunAnalysis, analyze_run, module_data
+from .pipeline.analyze import RunAnalysis, analysis_of, module_data
 from .pipeline.lanes import build_timeline, rank_input, rank_piece
-from .pipeline.rank_summary import rank_summaries
 from .pipeline.read import RunTables, TraceFile, read_run
 from .pipeline.result_cache import ResultCache, Stored
 from .pipeline.run_timeline import RunTimeline, TimelineOutline
@@ -303,10 +302,10 @@ class RunStore:
 
         def build(tables: RunTables) -> RunAnalysis:
             facts, problems = self._snapshot_facts(run, snapshots)
-            summaries = rank_summaries(
-                run.path, tables, self._executor.get(), self.trace_cache, self.max_file_bytes
-            )
-            return analyze_run(run, tables, list(summaries), facts, problems)
+            return analysis_of(
+                run, tables, self._executor.get(), self.trace_cache, self.max_file_bytes,
+                facts, problems,
+            )  # fmt: skip
 
         return self.derived(run, "analysis", build, wait_s, extra)
 

@@ -4,8 +4,12 @@ Computed once per run version by the store, from each rank's summary (`rank_summ
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import concurrent.futures
+import dataclasses
+import logging
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,9 +32,25 @@ from ..analysis.ranks import collective_waits_by_rank
 from ..analysis.rules import find_all
 from ..analysis.what_if import WhatIfStep, what_if_step
 from ..discovery import Run
-from .rank_summary import DeviceSeries, RankSummary, rank_breakdowns
+from ..executor import shares_disk
+from ..ingest.cache import TraceCache
+from .rank_summary import (
+    DeviceSeries,
+    RankSummary,
+    TraceRef,
+    opened,
+    packed_summaries,
+    rank_breakdowns,
+    rank_summaries,
+    ranks_with_traces,
+    summarize_rank,
+    trace_refs,
+    unpacked,
+)
 from .read import RunTables
-from .steps import rank_steps
+from .steps import rank_steps, timer_steps
+
+logger = logging.getLogger(__name__)
 
 
 def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
@@ -138,14 +158,17 @@ class RunAnalysis:
 def analyze_run(
     run: Run,
     tables: RunTables,
-    summaries: list[RankSummary],
+    rank_summaries: Iterable[RankSummary],
     snapshots: list[SnapshotFacts] | None = None,
     snapshot_warnings: list[str] | None = None,
 ) -> RunAnalysis:
     """Breakdowns, operators, kernels, collectives, GPU metrics and findings (docs/ANALYSIS.md,
-    docs/FINDINGS.md) from a run's record files, its ranks' summaries (`rank_summaries`) and
-    the facts of its newest memory snapshot per rank (loaded by the caller, which keeps them
-    cached)."""
+    docs/FINDINGS.md) from a run's record files, its ranks' summaries (`rank_summaries`, taken
+    in as they come) and the facts of its newest memory snapshot per rank (loaded by the
+    caller, which keeps them cached)."""
+    seen: dict[Any, Any] = {}
+    summaries = [_sharing_names(summary, seen) for summary in rank_summaries]
+    del seen
     by_rank = {summary.rank: summary for summary in summaries}
     breakdowns = [done for summary in summaries for done in summary.breakdowns]
     memory, trace_memory = memory_by_rank(
@@ -212,6 +235,86 @@ def analyze_run(
     if collective_parts:
         analysis.collectives = pd.concat(collective_parts, ignore_index=True)
     return analysis
+
+
+def analysis_of(
+    run: Run,
+    tables: RunTables,
+    executor: concurrent.futures.Executor,
+    cache: TraceCache,
+    max_file_bytes: int,
+    snapshots: list[SnapshotFacts] | None = None,
+    snapshot_warnings: list[str] | None = None,
+) -> RunAnalysis:
+    """The run's analysis (`analyze_run`), its work on `executor`'s workers when they share
+    this process' disk and the trace cache holds the traces: one task per rank makes its
+    summary, one more merges them, and this process receives the finished analysis only. Its
+    memory then grows with what the analysis keeps (sums per rank and step), not with the
+    summaries and the findings' transient work (at 1,024 ranks, about 100 MB of small
+    objects that stayed as fragmented heap). Else, and when the merge fails (its worker
+    lost), computed here."""
+    if not shares_disk(executor) or not cache.writable():
+        return analyze_run(run, tables, rank_summaries(run.path, tables), snapshots,
+                           snapshot_warnings)  # fmt: skip
+    cache_dir = str(cache.root)
+    packed = packed_summaries(run.path, tables, executor, cache_dir, max_file_bytes)
+    refs = [(rank, trace_refs(traces)) for rank, traces in ranks_with_traces(tables)]
+    try:
+        return executor.submit(
+            analyze_packed, cache_dir, max_file_bytes, run, dataclasses.replace(tables, traces=[]),
+            refs, packed, snapshots, snapshot_warnings,
+        ).result()  # fmt: skip
+    except Exception as exc:  # computed here: a bug of ours raises here too
+        logger.warning("tb_perf: run %r analysed in this process: its task failed (%s)",
+                       run.name, exc)  # fmt: skip
+    summaries = (
+        unpacked(packed[rank]) if rank in packed
+        else summarize_rank(run.path, rank, traces, rank_steps(tables, rank, traces))
+        for rank, traces in ranks_with_traces(tables)
+    )  # fmt: skip
+    return analyze_run(run, tables, summaries, snapshots, snapshot_warnings)
+
+
+def analyze_packed(
+    cache_dir: str,
+    max_file_bytes: int,
+    run: Run,
+    portable: RunTables,
+    refs: list[tuple[int, list[TraceRef]]],
+    packed: dict[int, bytes],
+    snapshots: list[SnapshotFacts] | None,
+    snapshot_warnings: list[str] | None,
+) -> RunAnalysis:
+    """On a worker: the run's analysis from its tables without traces (`portable`), each
+    rank's traces (mapped from the trace cache) and the ranks' packed summaries, a rank
+    without one summarized here."""
+    cache = TraceCache(cache_dir)
+    traces = {rank: opened(cache, rank, found, max_file_bytes) for rank, found in refs}
+    tables = dataclasses.replace(portable, traces=[t for rank, _ in refs for t in traces[rank]])
+
+    def summaries() -> Iterator[RankSummary]:
+        for rank, _ in refs:
+            blob = packed.pop(rank, None)
+            yield (
+                unpacked(blob) if blob is not None
+                else summarize_rank(run.path, rank, traces[rank], timer_steps(tables, rank))
+            )  # fmt: skip
+
+    return analyze_run(run, tables, summaries(), snapshots, snapshot_warnings)
+
+
+def _sharing_names(summary: RankSummary, names: dict[Any, Any]) -> RankSummary:
+    """`summary` with each text value of its tables replaced by the equal one already in
+    `names` (added there if new): the ranks of a job have the same operators and kernels, so
+    the run's tables hold each name once, not once per rank (a kernel name is often 200
+    characters; at 1,024 ranks the copies were most of the serving process' growth)."""
+    for frame in (summary.operator_rows, summary.operators, summary.kernel_rows,
+                  summary.collective_rows):  # fmt: skip
+        for column in frame.columns:
+            if pd.api.types.is_string_dtype(frame[column]):
+                shared = [names.setdefault(value, value) for value in frame[column].tolist()]
+                frame[column] = pd.array(shared, dtype=frame[column].dtype)
+    return summary
 
 
 def memory_by_rank(

@@ -1,8 +1,8 @@
 """One rank's share of a run's analysis (`RankSummary`), computed where its traces are: a
 worker of the executor, which maps the rank's parsed tables from the trace cache, or this
-process. The run's analysis merges the summaries (`pipeline/analyze.py`), so the serving
-process never walks every rank's events itself: what it keeps grows with the ranks and steps,
-and the transient memory of each rank's pass stays in the worker that made it.
+process. The run's analysis merges the summaries (`pipeline/analyze.py`, on a worker too), so
+the serving process never walks every rank's events nor holds every rank's summary: the
+transient memory of each rank's pass, and of the merge, stays in the workers.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import os
+import pickle
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -24,7 +26,6 @@ from ..analysis.kernels import DeviceMetrics, device_metrics, kernel_rows, trace
 from ..analysis.memory import RankMemory
 from ..analysis.operators import merge_operator_rows, named_operator_events, operator_rows
 from ..analysis.trace_memory import trace_rank_memory
-from ..executor import shares_disk
 from ..ingest.cache import DEFAULT_MAX_FILE_BYTES, TraceCache
 from ..ingest.readers import FileKind
 from .read import RunTables, TraceFile
@@ -151,68 +152,89 @@ def summarize_rank(
     )
 
 
-def summarize_cached_rank(
-    cache_dir: str | None,
+TraceRef = tuple[str, str, str]  # a trace's path, rank source and kind: how a worker opens it
+
+
+def trace_refs(traces: list[TraceFile]) -> list[TraceRef]:
+    return [(t.path, t.rank_source, t.kind.value) for t in traces]
+
+
+def opened(
+    cache: TraceCache, rank: int, refs: list[TraceRef], max_file_bytes: int
+) -> list[TraceFile]:
+    """The rank's traces mapped from the trace cache (read again on a miss: evicted
+    meanwhile)."""
+    return [
+        TraceFile(path, rank, source, cache.read(path, FileKind(kind), max_file_bytes),
+                  FileKind(kind))
+        for path, source, kind in refs
+    ]  # fmt: skip
+
+
+def packed_rank_summary(
+    cache_dir: str,
     max_file_bytes: int,
     run_path: str,
     rank: int,
-    files: list[tuple[str, str, str]],
+    refs: list[TraceRef],
     timer: dict[int, tuple[int, int]],
-) -> RankSummary:
-    """`summarize_rank` on a worker: the rank's traces (path, rank source, kind) mapped from
-    the trace cache (read again on a miss: evicted meanwhile), dropped when it returns."""
-    cache = TraceCache(cache_dir)
-    traces = [
-        TraceFile(path, rank, source, cache.read(path, FileKind(kind), max_file_bytes),
-                  FileKind(kind))
-        for path, source, kind in files
-    ]  # fmt: skip
-    return summarize_rank(run_path, rank, traces, timer)
+) -> bytes:
+    """On a worker: the rank's summary from its cached traces and MyTimer steps, pickled and
+    deflated. The serving process passes it on to the worker that merges the run's summaries
+    (`analyze.analyze_packed`) without unpickling it: the ranks' summaries never pile up
+    there as Python objects."""
+    traces = opened(TraceCache(cache_dir), rank, refs, max_file_bytes)
+    summary = summarize_rank(run_path, rank, traces, timer)
+    return zlib.compress(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), 1)
 
 
-def rank_summaries(
+def unpacked(blob: bytes) -> RankSummary:
+    """A summary `packed_rank_summary` made (our own worker's: trusted)."""
+    summary = pickle.loads(zlib.decompress(blob))
+    if not isinstance(summary, RankSummary):
+        raise TypeError(f"not a rank summary: {type(summary).__name__}")
+    return summary
+
+
+def packed_summaries(
     run_path: str,
     tables: RunTables,
-    executor: concurrent.futures.Executor | None = None,
-    cache: TraceCache | None = None,
+    executor: concurrent.futures.Executor,
+    cache_dir: str,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-) -> Iterator[RankSummary]:
-    """Every rank with traces' summary, in rank order: one task per rank on `executor` when
-    its tasks share this process' disk and `cache` (writable) holds the parsed traces (they
-    map them from it), else computed here one rank at a time. A task that fails (its worker lost, a
-    cache entry gone and its file with it) is computed here from the tables this process
-    holds: the same summary, never a missing rank."""
-    ranks = [(rank, traces) for rank, traces in _ranks_with_traces(tables)]
-    futures: dict[int, concurrent.futures.Future] = {}
-    if executor is not None and cache is not None and shares_disk(executor) and cache.writable():
-        cache_dir = str(cache.root)
-        futures = {
-            rank: executor.submit(
-                summarize_cached_rank, cache_dir, max_file_bytes, run_path, rank,
-                [(t.path, t.rank_source, t.kind.value) for t in traces], timer_steps(tables, rank),
-            )
-            for rank, traces in ranks
-        }  # fmt: skip
-    try:
-        for rank, traces in ranks:
-            future = futures.get(rank)
-            if future is not None:
-                try:
-                    yield future.result()
-                    continue
-                except Exception as exc:  # computed here again: a bug of ours raises here too
-                    logger.warning("rank %d summarized here: its task failed (%s)", rank, exc)
-            try:
-                yield summarize_rank(run_path, rank, traces, rank_steps(tables, rank, traces))
-            finally:
-                for trace in traces:
-                    trace.tables.release_pages()
-    finally:
-        for future in futures.values():
-            future.cancel()
+) -> dict[int, bytes]:
+    """Each rank with traces' packed summary, one task per rank on `executor` (its tasks map
+    the traces from the trace cache in `cache_dir`); a rank whose task failed (its worker
+    lost, say) is left out, for the merge to compute."""
+    futures = {
+        rank: executor.submit(
+            packed_rank_summary, cache_dir, max_file_bytes, run_path, rank, trace_refs(traces),
+            timer_steps(tables, rank),
+        )
+        for rank, traces in ranks_with_traces(tables)
+    }  # fmt: skip
+    packed = {}
+    for rank, future in futures.items():
+        try:
+            packed[rank] = future.result()
+        except Exception as exc:  # the merge computes it again: a bug of ours raises there
+            logger.warning("tb_perf: rank %d's summary task failed (%s)", rank, exc)
+    return packed
 
 
-def _ranks_with_traces(tables: RunTables) -> Iterator[tuple[int, list[TraceFile]]]:
+def rank_summaries(run_path: str, tables: RunTables) -> Iterator[RankSummary]:
+    """Every rank with traces' summary, in rank order, computed in this process one rank at a
+    time (the pages each rank's traces read dropped after it)."""
+    for rank, traces in ranks_with_traces(tables):
+        try:
+            yield summarize_rank(run_path, rank, traces, rank_steps(tables, rank, traces))
+        finally:
+            for trace in traces:
+                trace.tables.release_pages()
+
+
+def ranks_with_traces(tables: RunTables) -> Iterator[tuple[int, list[TraceFile]]]:
+    """Each rank that has traces, in rank order, with its traces in the run's order."""
     by_rank: dict[int, list[TraceFile]] = {}
     for trace in tables.traces:
         by_rank.setdefault(trace.rank, []).append(trace)

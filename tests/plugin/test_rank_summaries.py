@@ -1,5 +1,6 @@
-"""The ranks' summaries computed by pool workers answer every analysis route exactly as when
-the serving process computes them itself (the path of a Dask cluster or an unwritable cache):
+"""The run's analysis done by pool workers (a task per rank's summary, one merging them)
+answers every analysis route exactly as when the serving process computes it itself (the
+path of a Dask cluster or an unwritable cache):
 on the demo runs, the V100 ResNet-50 sample runs (kernels, GPU summaries) and four ranks of
 the scale benchmark's NCCL run (collectives, a straggler)."""
 
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 
 from tb_perf_plugin.errors import Unreadable
-from tb_perf_plugin.pipeline import rank_summary
+from tb_perf_plugin.pipeline import analyze, rank_summary
 from tb_perf_plugin.store import RunStore
 from tb_perf_plugin.views import (
     breakdown,
@@ -73,6 +74,7 @@ def counted(monkeypatch):
         return original(*args, **kwargs)
 
     monkeypatch.setattr(rank_summary, "summarize_rank", summarize_rank)
+    monkeypatch.setattr(analyze, "summarize_rank", summarize_rank)
     return calls
 
 
@@ -87,7 +89,7 @@ def test_workers_summaries_answer_every_route_as_the_serving_process(
             pooled.close()
         assert counted == [], f"{logdir.name}: ranks summarized in the serving process"
         with monkeypatch.context() as patched:
-            patched.setattr(rank_summary, "shares_disk", lambda executor: False)
+            patched.setattr(analyze, "shares_disk", lambda executor: False)
             here = RunStore(str(logdir), executor="process", cache_dir=str(tmp_path / f"h{index}"))
             try:
                 by_server = _answers(here)
@@ -102,11 +104,10 @@ def test_workers_summaries_answer_every_route_as_the_serving_process(
         assert len(errors) < len(by_workers) / 2, errors  # the routes answered, mostly
 
 
-def test_a_failed_task_is_summarized_in_the_serving_process(
-    tmp_path, shared_data, counted, monkeypatch
-):
-    """A worker lost (here: every task raises) costs time, not a rank: each is summarized
-    from the serving process' own tables, with the same answers."""
+@pytest.mark.parametrize("lost", ["rank tasks", "merge task"])
+def test_a_failed_task_is_done_again_elsewhere(tmp_path, shared_data, counted, monkeypatch, lost):
+    """A worker lost costs time, not a rank: a rank's summary task that fails is computed by
+    the merge, a merge that fails is done in the serving process, with the same answers."""
     logdir = scale.generate(4, tmp_path / "scale")
     healthy = RunStore(str(logdir), executor="process", cache_dir=str(tmp_path / "a"))
     try:
@@ -114,13 +115,19 @@ def test_a_failed_task_is_summarized_in_the_serving_process(
     finally:
         healthy.close()
 
-    def lost(*args, **kwargs):
+    def dies(*args, **kwargs):
         raise Unreadable("the worker process reading it died (out of memory?)")
 
-    monkeypatch.setattr(rank_summary, "summarize_cached_rank", lost)
+    if lost == "rank tasks":
+        monkeypatch.setattr(rank_summary, "packed_rank_summary", dies)
+    else:
+        monkeypatch.setattr(analyze, "analyze_packed", dies)
+    # threads: the patched task runs in this process, the counted summaries too
     failing = RunStore(str(logdir), executor="thread", cache_dir=str(tmp_path / "b"))
     try:
         assert _answers(failing) == expected
     finally:
         failing.close()
-    assert sorted(set(counted)) == [0, 1, 2, 3]
+    # each rank summarized once: by the merge when its task died; by its task when the merge
+    # died (done here from the packed summaries, none computed again)
+    assert sorted(counted) == [0, 1, 2, 3]
