@@ -273,6 +273,20 @@ class ProcessPool(concurrent.futures.Executor):
         else:
             future.set_exception(error)
 
+    def submit_alone(self, fn: Callable[..., Any], /, *args: Any) -> concurrent.futures.Future:
+        """`fn(*args)` in a process of its own, which exits when it returns: for a task whose
+        memory grows with the whole run rather than one file (the merge of a run's analysis),
+        so that memory goes back to the system and the pool's workers stay at one file's
+        working set. A process that dies fails the future (BrokenProcessPool)."""
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("cannot schedule new futures after shutdown")
+            alone = _new_process_pool(1)
+            self._retired.add(alone)  # shut down with the pool if still running then
+        future = alone.submit(fn, *args)
+        future.add_done_callback(lambda _: alone.shutdown(wait=False))
+        return future
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with self._lock:
             self._closed = True
@@ -280,6 +294,16 @@ class ProcessPool(concurrent.futures.Executor):
             pools = [*self._retired, *([pool] if pool is not None else [])]
         for each in pools:  # waiting: no pool's manager thread is left closing at exit
             each.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def submit_alone(
+    executor: concurrent.futures.Executor, fn: Callable[..., Any], /, *args: Any
+) -> concurrent.futures.Future:
+    """`fn(*args)` in a process of its own on a local process pool (`ProcessPool.submit_alone`),
+    else as any task of `executor`."""
+    if isinstance(executor, ProcessPool):
+        return executor.submit_alone(fn, *args)
+    return executor.submit(fn, *args)
 
 
 def shares_disk(executor: concurrent.futures.Executor) -> bool:

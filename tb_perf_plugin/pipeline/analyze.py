@@ -16,8 +16,14 @@ import pandas as pd
 
 from ..analysis.breakdown import StepBreakdown, trace_spans
 from ..analysis.collectives import ROW_COLUMNS
-from ..analysis.compute import flops_inputs
-from ..analysis.findings import DATA_SPAN, LOADER_SPAN, AnalysisInputs, Finding
+from ..analysis.compute import flops_inputs, rank_compile_summary, rank_compute_summary
+from ..analysis.findings import (
+    DATA_SPAN,
+    DEFAULT_THRESHOLDS,
+    LOADER_SPAN,
+    AnalysisInputs,
+    Finding,
+)
 from ..analysis.gpu_summary import GpuSummary
 from ..analysis.kernels import kernel_rows, merge_kernel_rows, trace_kernels
 from ..analysis.memory import RankMemory, SnapshotFacts, device_total, rank_memory
@@ -32,7 +38,7 @@ from ..analysis.ranks import collective_waits_by_rank
 from ..analysis.rules import find_all
 from ..analysis.what_if import WhatIfStep, what_if_step
 from ..discovery import Run
-from ..executor import shares_disk
+from ..executor import shares_disk, submit_alone
 from ..ingest.cache import TraceCache
 from .rank_summary import (
     DeviceSeries,
@@ -153,6 +159,21 @@ class RunAnalysis:
         default_factory=lambda: pd.DataFrame(columns=[*ROW_COLUMNS, "rank"])
     )
     gpus: list[GpuSummary] = field(default_factory=list)  # per rank and device, in rank order
+    # every rank's completed steps (STEP_COLUMNS): MyTimer's, else its traces' ProfilerStep#N
+    steps: pd.DataFrame = field(default_factory=lambda: _step_table([]))
+    # per trace-only rank with host events, its host (or None) and pid (`traced_process`)
+    processes: dict[int, tuple[str | None, int | None]] = field(default_factory=dict)
+    # per rank, FlopsCounter's MFU over its steps and torch.compile's activity (the
+    # Overview's `compute` and `compile`)
+    rank_compute: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+STEP_COLUMNS = ["rank", "step", "t0", "t1", "source", "device_t0", "device_t1"]
+
+
+def _step_table(rows: list[tuple]) -> pd.DataFrame:
+    steps = pd.DataFrame(rows, columns=STEP_COLUMNS)
+    return steps.astype({column: "int64" for column in STEP_COLUMNS if column != "source"})
 
 
 def analyze_run(
@@ -175,10 +196,15 @@ def analyze_run(
         tables, {s.rank: s.trace_memory for s in summaries if s.trace_memory is not None}
     )
     step_times, data_spans, profiling = {}, {}, {}
+    step_rows: list[tuple] = []
     for rank in tables.ranks:
         summary = by_rank.get(rank)
         profiling[rank] = summary.profiler_boundary_steps if summary else set()
         steps = summary.steps if summary else rank_steps(tables, rank, [])
+        step_rows += [(rank, *row) for row in summary.step_rows] if summary else [
+            (rank, s, a, b, "MyTimer", a, b)
+            for s, (a, b) in sorted(steps.items(), key=lambda item: item[1])
+        ]  # fmt: skip
         if steps:
             step_times[rank] = pd.DataFrame(
                 [(s, a, b) for s, (a, b) in sorted(steps.items())], columns=["step", "t0", "t1"]
@@ -229,7 +255,10 @@ def analyze_run(
     analysis = RunAnalysis(
         breakdowns, operator_all, kernel_all, [d for s in summaries for d in s.devices],
         findings, memory, snapshot_warnings or [], trace_memory,
-        gpus=[g for s in summaries for g in s.gpus],
+        gpus=[g for s in summaries for g in s.gpus], steps=_step_table(step_rows),
+        processes={s.rank: s.process for s in summaries if s.process != (None, None)},
+        rank_compute=_rank_compute(tables, step_rows,
+                                   {s.rank: s.compiled_frames for s in summaries}),
     )  # fmt: skip
     collective_parts = [s.collective_rows for s in summaries if len(s.collective_rows)]
     if collective_parts:
@@ -248,7 +277,8 @@ def analysis_of(
 ) -> RunAnalysis:
     """The run's analysis (`analyze_run`), its work on `executor`'s workers when they share
     this process' disk and the trace cache holds the traces: one task per rank makes its
-    summary, one more merges them, and this process receives the finished analysis only. Its
+    summary, one more merges them (in a process of its own: its memory grows with the run),
+    and this process receives the finished analysis only. Its
     memory then grows with what the analysis keeps (sums per rank and step), not with the
     summaries and the findings' transient work (at 1,024 ranks, about 100 MB of small
     objects that stayed as fragmented heap). Else, and when the merge fails (its worker
@@ -260,16 +290,16 @@ def analysis_of(
     packed = packed_summaries(run.path, tables, executor, cache_dir, max_file_bytes)
     refs = [(rank, trace_refs(traces)) for rank, traces in ranks_with_traces(tables)]
     try:
-        return executor.submit(
-            analyze_packed, cache_dir, max_file_bytes, run, dataclasses.replace(tables, traces=[]),
-            refs, packed, snapshots, snapshot_warnings,
+        return submit_alone(
+            executor, analyze_packed, cache_dir, max_file_bytes, run,
+            dataclasses.replace(tables, traces=[]), refs, packed, snapshots, snapshot_warnings,
         ).result()  # fmt: skip
     except Exception as exc:  # computed here: a bug of ours raises here too
         logger.warning("tb_perf: run %r analysed in this process: its task failed (%s)",
                        run.name, exc)  # fmt: skip
     summaries = (
         unpacked(packed[rank]) if rank in packed
-        else summarize_rank(run.path, rank, traces, rank_steps(tables, rank, traces))
+        else summarize_rank(run.path, rank, traces, timer_steps(tables, rank))
         for rank, traces in ranks_with_traces(tables)
     )  # fmt: skip
     return analyze_run(run, tables, summaries, snapshots, snapshot_warnings)
@@ -301,6 +331,30 @@ def analyze_packed(
             )  # fmt: skip
 
     return analyze_run(run, tables, summaries(), snapshots, snapshot_warnings)
+
+
+def _rank_compute(
+    tables: RunTables, step_rows: list[tuple], frames: dict[int, pd.DataFrame]
+) -> dict[int, dict[str, Any]]:
+    """Per rank, FlopsCounter's MFU over its steps (`step_rows`) and torch.compile's activity
+    (its CompileMonitor records and its traces' compiled `frames`)."""
+    flops = flops_inputs(tables.rank_meta)
+    by_rank: dict[int, list[tuple[int, int, int]]] = {}
+    for rank, step, t0, t1, *_ in step_rows:
+        by_rank.setdefault(rank, []).append((step, t0, t1))
+    out = {}
+    for rank in tables.ranks:
+        own = sorted(by_rank.get(rank, []))  # by step
+        step_windows = pd.DataFrame(own, columns=["step", "t0", "t1"]).astype("int64")
+        out[rank] = {
+            "compute": rank_compute_summary(
+                step_windows, flops, rank, DEFAULT_THRESHOLDS.warmup_steps
+            ),
+            "compile": rank_compile_summary(
+                tables.compile[tables.compile["rank"] == rank], frames.get(rank, pd.DataFrame())
+            ),
+        }
+    return out
 
 
 def _sharing_names(summary: RankSummary, names: dict[Any, Any]) -> RankSummary:

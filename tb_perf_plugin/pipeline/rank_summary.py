@@ -11,6 +11,7 @@ import concurrent.futures
 import logging
 import os
 import pickle
+import re
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,6 +21,8 @@ import pandas as pd
 
 from ..analysis.breakdown import Intervals, StepBreakdown, activity, breakdown, trace_spans
 from ..analysis.collectives import collective_calls, collective_rows
+from ..analysis.compute import compile_events, compiled_frames
+from ..analysis.device_steps import device_windows
 from ..analysis.gpu_summary import GpuSummary, rank_gpu_summary
 from ..analysis.host_calls import SYNC_CLASSES, host_call_classes
 from ..analysis.kernels import DeviceMetrics, device_metrics, kernel_rows, trace_kernels
@@ -28,8 +31,9 @@ from ..analysis.operators import merge_operator_rows, named_operator_events, ope
 from ..analysis.trace_memory import trace_rank_memory
 from ..ingest.cache import DEFAULT_MAX_FILE_BYTES, TraceCache
 from ..ingest.readers import FileKind
+from ..ingest.tables import Kind
 from .read import RunTables, TraceFile
-from .steps import rank_steps, steps_or_profiler_steps, timer_steps
+from .steps import steps_or_profiler_steps, timer_steps
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +66,9 @@ class RankSummary:
     gpus: list[GpuSummary]  # per device, over the breakdowns' windows
     host_calls: dict[tuple, dict[str, int]]  # (rank, step) -> host_call_ns's classes
     trace_memory: RankMemory | None  # its traces' memory events over its steps
+    step_rows: list[tuple[int, int, int, str, int, int]]  # analyze.STEP_COLUMNS but the rank
+    process: tuple[str | None, int | None]  # a trace-only rank's host and pid
+    compiled_frames: pd.DataFrame  # torch.compile's frames in its traces (compiled_frames)
 
 
 def rank_breakdowns(
@@ -149,7 +156,49 @@ def summarize_rank(
         ),  # fmt: skip
         host_calls=rank_host_calls(rank, traces, breakdowns),
         trace_memory=memory,
+        step_rows=_step_rows(timer, steps, traces),
+        process=traced_process(traces),
+        compiled_frames=compiled_frames(pd.concat([compile_events(t.tables) for t in traces])),
     )
+
+
+def _step_rows(
+    timer: dict[int, tuple[int, int]],
+    steps: dict[int, tuple[int, int]],
+    traces: list[TraceFile],
+) -> list[tuple[int, int, int, str, int, int]]:
+    """The rank's completed steps in time order: MyTimer's (source "MyTimer"), else the
+    `ProfilerStep#N` windows of its traces ("ProfilerStep", with the device extent of each:
+    analysis/device_steps.py), so a run of torch.profiler traces alone has steps."""
+    windows = sorted(steps.items(), key=lambda item: item[1])
+    starts = np.array([a for _, (a, _) in windows], np.int64)
+    ends = np.array([b for _, (_, b) in windows], np.int64)
+    if not timer:
+        starts, ends = device_windows([t.tables for t in traces], starts, ends)
+    source = "MyTimer" if timer else "ProfilerStep"
+    return [(s, a, b, source, int(d0), int(d1))
+            for (s, (a, b)), d0, d1 in zip(windows, starts, ends, strict=True)]  # fmt: skip
+
+
+_HANDLER_FILE = re.compile(r"^(?P<host>.+)_(?P<pid>\d+)\.\d+\.pt\.trace\.json(\.gz)?$")
+
+
+def traced_process(traces: list[TraceFile]) -> tuple[str | None, int | None]:
+    """A trace-only rank's host and pid: the pid of its traces' host events, and the host
+    from the file name tensorboard_trace_handler gives by default
+    (`<hostname>_<pid>.<ms>.pt.trace.json`) when its pid is that pid (Kineto traces carry no
+    host name of their own)."""
+    for trace in traces:
+        slices = trace.tables.slices
+        host_rows = np.isin(np.asarray(slices["kind"]), (Kind.CPU_OP, Kind.USER_ANNOTATION))
+        pids = np.asarray(slices["pid"])[host_rows]
+        if not len(pids):
+            continue
+        values, counts = np.unique(pids, return_counts=True)
+        pid = int(values[np.argmax(counts)])
+        named = _HANDLER_FILE.match(os.path.basename(trace.path))
+        return (named.group("host") if named and int(named.group("pid")) == pid else None), pid
+    return None, None
 
 
 TraceRef = tuple[str, str, str]  # a trace's path, rank source and kind: how a worker opens it
@@ -227,7 +276,7 @@ def rank_summaries(run_path: str, tables: RunTables) -> Iterator[RankSummary]:
     time (the pages each rank's traces read dropped after it)."""
     for rank, traces in ranks_with_traces(tables):
         try:
-            yield summarize_rank(run_path, rank, traces, rank_steps(tables, rank, traces))
+            yield summarize_rank(run_path, rank, traces, timer_steps(tables, rank))
         finally:
             for trace in traces:
                 trace.tables.release_pages()

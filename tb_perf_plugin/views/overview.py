@@ -4,31 +4,17 @@ distributed brief, the step-time series and MyTimer's span table (docs/HTTP_API.
 
 from __future__ import annotations
 
-import os
-import re
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
-from ..analysis.compute import (
-    compile_events,
-    compiled_frames,
-    flops_inputs,
-    rank_compile_summary,
-    rank_compute_summary,
-)
-from ..analysis.device_steps import device_windows
 from ..analysis.execution import execution_summary
-from ..analysis.findings import DEFAULT_THRESHOLDS
 from ..analysis.spans import percent, span_table
 from ..analysis.steps import step_series, step_time_stats
 from ..discovery import Run, now_ns
 from ..errors import InvalidArgument
-from ..ingest.tables import Kind
 from ..params import integer, rank_param, shown
-from ..pipeline.read import RunTables, TraceFile
-from ..pipeline.steps import rank_steps
+from ..pipeline.read import RunTables
 from ..store import INLINE_WAIT, RunStore
 from ._shared import MAX_SERIES_POINTS, empty_run
 from .distributed import distributed_brief
@@ -47,49 +33,16 @@ def summary(
     tables = store.tables(run, wait_s)
     ranks = store.ranks(run, tables)
     selected = rank_param(ranks, rank)
-    steps, extras, processes = store.derived(run, "overview", _steps_and_compute, wait_s)
-    answer = summary_json(run, tables, steps, ranks, selected, extras, processes)
     analysis = store.analysis(run, wait_s)
+    answer = summary_json(
+        run, tables, analysis.steps, ranks, selected, analysis.rank_compute, analysis.processes
+    )
     answer["gpus"] = gpu_summaries(analysis, selected)
     answer["execution_summary"] = execution_summary(
         [b for b in analysis.breakdowns if selected in (None, b.rank)]
     )
     answer["distributed"] = distributed_brief(analysis, len(ranks), selected)
     return answer
-
-
-def _steps_and_compute(
-    tables: RunTables,
-) -> tuple[pd.DataFrame, dict[int, dict[str, Any]], dict[int, tuple[str | None, int | None]]]:
-    """The run's steps and, on them, each rank's compute and compile summaries, and each
-    trace-only rank's host and pid (`traced_process`): computed once per version of the run's
-    tables, walking its ranks one at a time."""
-    steps = run_steps(tables)
-    processes = {rank: traced_process(traces) for rank, traces in tables.rank_traces()}
-    return steps, _rank_compute(tables, steps), processes
-
-
-STEP_COLUMNS = ["rank", "step", "t0", "t1", "source", "device_t0", "device_t1"]
-
-
-def run_steps(tables: RunTables) -> pd.DataFrame:
-    """Every rank's completed steps: MyTimer's (`source` "MyTimer"), else the `ProfilerStep#N`
-    windows of its traces ("ProfilerStep"), so a run of torch.profiler traces alone has steps.
-    `device_t0`, `device_t1`: a ProfilerStep's device extent (analysis/device_steps.py);
-    MyTimer's steps as they are."""
-    rows = []
-    for rank, traces in tables.rank_traces():
-        timed = bool((tables.steps["rank"] == rank).any())
-        windows = sorted(rank_steps(tables, rank, traces).items(), key=lambda item: item[1])
-        starts = np.array([a for _, (a, _) in windows], np.int64)
-        ends = np.array([b for _, (_, b) in windows], np.int64)
-        if not timed:
-            starts, ends = device_windows([t.tables for t in traces], starts, ends)
-        source = "MyTimer" if timed else "ProfilerStep"
-        rows += [(rank, s, a, b, source, int(d0), int(d1))
-                 for (s, (a, b)), d0, d1 in zip(windows, starts, ends, strict=True)]  # fmt: skip
-    steps = pd.DataFrame(rows, columns=STEP_COLUMNS)
-    return steps.astype({column: "int64" for column in STEP_COLUMNS if column != "source"})
 
 
 def summary_json(
@@ -187,41 +140,3 @@ def spans_empty_reason(run: Run, selected: int | None) -> str:
 
 
 # tensorboard_trace_handler's file name with its default worker name, `<hostname>_<pid>`
-_HANDLER_FILE = re.compile(r"^(?P<host>.+)_(?P<pid>\d+)\.\d+\.pt\.trace\.json(\.gz)?$")
-
-
-def traced_process(traces: list[TraceFile]) -> tuple[str | None, int | None]:
-    """A trace-only rank's host and pid: the pid of its traces' host events, and the host
-    from the file name tensorboard_trace_handler gives by default
-    (`<hostname>_<pid>.<ms>.pt.trace.json`) when its pid is that pid (Kineto traces carry no
-    host name of their own)."""
-    for trace in traces:
-        slices = trace.tables.slices
-        host_rows = np.isin(np.asarray(slices["kind"]), (Kind.CPU_OP, Kind.USER_ANNOTATION))
-        pids = np.asarray(slices["pid"])[host_rows]
-        if not len(pids):
-            continue
-        values, counts = np.unique(pids, return_counts=True)
-        pid = int(values[np.argmax(counts)])
-        named = _HANDLER_FILE.match(os.path.basename(trace.path))
-        return (named.group("host") if named and int(named.group("pid")) == pid else None), pid
-    return None, None
-
-
-def _rank_compute(tables: RunTables, steps: pd.DataFrame) -> dict[int, dict[str, Any]]:
-    """Per rank, FlopsCounter's MFU over its `steps` and torch.compile's activity (the
-    summary's `compute` and `compile`)."""
-    flops = flops_inputs(tables.rank_meta)
-    out = {}
-    for rank, traces in tables.rank_traces():
-        own = steps[steps["rank"] == rank].sort_values("step", kind="stable")
-        step_windows = own[["step", "t0", "t1"]].reset_index(drop=True)
-        events = [compile_events(t.tables) for t in traces]
-        frames = compiled_frames(pd.concat(events)) if events else pd.DataFrame()
-        out[rank] = {
-            "compute": rank_compute_summary(
-                step_windows, flops, rank, DEFAULT_THRESHOLDS.warmup_steps
-            ),
-            "compile": rank_compile_summary(tables.compile[tables.compile["rank"] == rank], frames),
-        }
-    return out

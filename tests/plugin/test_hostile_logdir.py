@@ -8,12 +8,14 @@ a slow machine is seconds, so the verdict does not depend on how busy the machin
 
 from __future__ import annotations
 
+import concurrent.futures
 import gc
 import gzip
 import json
 import os
 import shutil
 import signal
+import time
 import tracemalloc
 import weakref
 from pathlib import Path
@@ -319,6 +321,26 @@ def test_a_killed_worker_is_that_files_warning_and_the_pool_recovers(tmp_path):
                 dying.result()
             after = [pool.submit(_pid, i) for i in range(4)]
             assert all(f.result() > 0 for f in after)
+    finally:
+        pool.shutdown()
+
+
+def test_a_task_alone_runs_in_a_process_that_exits(tmp_path):
+    """`submit_alone` (the merge of a run's analysis): a process of its own, not a pool worker,
+    gone once the task returned; one that is killed fails its future, the pool goes on."""
+    pool = ProcessPool(max_workers=1)
+    try:
+        with watchdog(HANG_S):
+            worker = pool.submit(_pid, 0).result()
+            alone = pool.submit_alone(_pid, 0).result()
+            assert alone not in (worker, os.getpid())
+            deadline = time.monotonic() + HANG_S
+            while os.path.exists(f"/proc/{alone}") and time.monotonic() < deadline:
+                time.sleep(0.05)  # reaped by its pool's shutdown
+            assert not os.path.exists(f"/proc/{alone}")
+            with pytest.raises(concurrent.futures.process.BrokenProcessPool):
+                pool.submit_alone(_die, "x").result()
+            assert pool.submit(_pid, 1).result() == worker  # the pool's worker untouched
     finally:
         pool.shutdown()
 
