@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from .breakdown import StepBreakdown
 from .findings import AnalysisInputs, Finding, OneOffStep, Thresholds, evidence
 
 ONE_OFF_SHARE = 0.3  # of its step: one-off work this large makes the step one-off
@@ -20,12 +21,13 @@ def one_off_steps(inputs: AnalysisInputs) -> list[OneOffStep]:
     """The first traced step of each rank with more than one, when one-off work takes at least
     ONE_OFF_SHARE of it."""
     compiled = inputs.compile_records
+    by_rank: dict[int, list[StepBreakdown]] = {}
+    for done in inputs.breakdowns:
+        if done.step is not None:
+            by_rank.setdefault(done.rank, []).append(done)
     out = []
-    for rank in sorted({b.rank for b in inputs.breakdowns}):
-        numbered = sorted(
-            (b for b in inputs.breakdowns if b.rank == rank and b.step is not None),
-            key=lambda b: int(b.step or 0),
-        )
+    for rank, found in sorted(by_rank.items()):
+        numbered = sorted(found, key=lambda b: int(b.step or 0))
         if len(numbered) < 2:
             continue
         first = numbered[0]

@@ -364,10 +364,14 @@ def _sharing_names(summary: RankSummary, names: dict[Any, Any]) -> RankSummary:
     characters; at 1,024 ranks the copies were most of the serving process' growth)."""
     for frame in (summary.operator_rows, summary.operators, summary.kernel_rows,
                   summary.collective_rows):  # fmt: skip
-        for column in frame.columns:
-            if pd.api.types.is_string_dtype(frame[column]):
+        for column, dtype in frame.dtypes.items():
+            if dtype.kind != "O":  # text is pandas' str dtype, or objects (pandas 2)
+                continue
+            try:
                 shared = [names.setdefault(value, value) for value in frame[column].tolist()]
-                frame[column] = pd.array(shared, dtype=frame[column].dtype)
+            except TypeError:  # objects that are not text: left as they are
+                continue
+            frame[column] = pd.array(shared, dtype=dtype)
     return summary
 
 
