@@ -7,6 +7,7 @@ the scale benchmark's NCCL run (collectives, a straggler)."""
 from __future__ import annotations
 
 import json
+import pickle
 import sys
 from pathlib import Path
 from typing import Any
@@ -131,3 +132,20 @@ def test_a_failed_task_is_done_again_elsewhere(tmp_path, shared_data, counted, m
     # each rank summarized once: by the merge when its task died; by its task when the merge
     # died (done here from the packed summaries, none computed again)
     assert sorted(counted) == [0, 1, 2, 3]
+
+
+def test_the_merge_keeps_each_name_once_across_ranks(tmp_path):
+    """Summaries come from other processes, each with its own copy of every kernel name: the
+    run's tables hold one string per name (a kernel name is often 200 characters)."""
+    logdir = scale.generate(4, tmp_path / "scale")
+    store = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "cache"))
+    try:
+        run = store.find_run("scale4")
+        tables = store.tables(run)
+        packed = [pickle.dumps(s) for s in rank_summary.rank_summaries(run.path, tables)]
+        analysis = analyze.analyze_run(run, tables, (pickle.loads(p) for p in packed))
+    finally:
+        store.close()
+    names = analysis.kernel_rows["name"].tolist()
+    assert len(names) > len(set(names)) > 0  # each name on several ranks
+    assert len({id(n) for n in names}) == len(set(names))  # one object per name
