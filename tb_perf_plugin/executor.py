@@ -132,11 +132,7 @@ def _call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
 # worker costs small files half their time, and on CPython 3.11 a pool using it stops starting
 # workers (gh-115634).
 RETIRE_RSS_BYTES = 1 << 30
-_PRELOADED = [
-    "tb_perf_plugin.ingest.cache",
-    "tb_perf_plugin.ingest.transfer",
-    "tb_perf_plugin.pipeline.analyze",  # the run analysis' tasks
-]
+_PRELOADED = ["tb_perf_plugin.ingest.cache", "tb_perf_plugin.ingest.transfer"]
 
 
 def _new_process_pool(max_workers: int) -> concurrent.futures.ProcessPoolExecutor:

@@ -58,6 +58,11 @@ from .steps import rank_steps, timer_steps
 
 logger = logging.getLogger(__name__)
 
+# Below this many ranks with traces a run is analysed in this process: a few ranks' summaries
+# are small, and the worker processes cost more than they save (a cold `tb-perf analyze` of
+# the 4-rank demo run: 1.15 s through the workers, 0.80 s here).
+MIN_RANKS_ON_WORKERS = 16
+
 
 def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
     """The breakdown of every step a trace covers, rank by rank (`rank_breakdowns`)."""
@@ -281,9 +286,10 @@ def analysis_of(
     and this process receives the finished analysis only. Its
     memory then grows with what the analysis keeps (sums per rank and step), not with the
     summaries and the findings' transient work (at 1,024 ranks, about 100 MB of small
-    objects that stayed as fragmented heap). Else, and when the merge fails (its worker
-    lost), computed here."""
-    if not shares_disk(executor) or not cache.writable():
+    objects that stayed as fragmented heap). Else (a run of fewer than MIN_RANKS_ON_WORKERS
+    ranks with traces, too), and when the merge fails (its worker lost), computed here."""
+    ranks = sum(1 for _ in ranks_with_traces(tables))
+    if ranks < MIN_RANKS_ON_WORKERS or not shares_disk(executor) or not cache.writable():
         return analyze_run(run, tables, rank_summaries(run.path, tables), snapshots,
                            snapshot_warnings)  # fmt: skip
     cache_dir = str(cache.root)

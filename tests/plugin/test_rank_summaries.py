@@ -64,6 +64,12 @@ def _logdirs(tmp_path: Path, shared_data: Path, resnet_logdir: Path) -> list[Pat
     return [REPO / "sample_runs", resnet_logdir, scale.generate(4, tmp_path / "scale")]
 
 
+@pytest.fixture(autouse=True)
+def _on_workers_from_one_rank(monkeypatch):
+    """The runs here have a few ranks: analysed on the workers all the same."""
+    monkeypatch.setattr(analyze, "MIN_RANKS_ON_WORKERS", 1)
+
+
 @pytest.fixture
 def counted(monkeypatch):
     """How many ranks this process summarized itself (pool workers are other processes)."""
