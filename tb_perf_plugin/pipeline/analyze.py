@@ -283,11 +283,11 @@ def analysis_of(
     """The run's analysis (`analyze_run`), its work on `executor`'s workers when they share
     this process' disk and the trace cache holds the traces: one task per rank makes its
     summary, one more merges them (in a process of its own: its memory grows with the run),
-    and this process receives the finished analysis only. Its
-    memory then grows with what the analysis keeps (sums per rank and step), not with the
-    summaries and the findings' transient work (at 1,024 ranks, about 100 MB of small
-    objects that stayed as fragmented heap). Else (a run of fewer than MIN_RANKS_ON_WORKERS
-    ranks with traces, too), and when the merge fails (its worker lost), computed here."""
+    and this process receives the finished analysis only. Its memory then grows with what
+    the analysis keeps (sums per rank and step), not with the summaries and the findings'
+    transient work (at 1,024 ranks, about 100 MB of small objects left as fragmented heap).
+    Computed here instead for a run of fewer than MIN_RANKS_ON_WORKERS ranks with traces, on
+    Dask or an unwritable cache, and when the merge fails (its process lost)."""
     ranks = sum(1 for _ in ranks_with_traces(tables))
     if ranks < MIN_RANKS_ON_WORKERS or not shares_disk(executor) or not cache.writable():
         return analyze_run(run, tables, rank_summaries(run.path, tables), snapshots,

@@ -64,7 +64,7 @@ class RankSummary:
     collective_rows: pd.DataFrame  # collective_rows + rank
     devices: list[DeviceSeries]
     gpus: list[GpuSummary]  # per device, over the breakdowns' windows
-    host_calls: dict[tuple, dict[str, int]]  # (rank, step) -> host_call_ns's classes
+    host_calls: dict[tuple, dict[str, int]]  # (rank, step) -> `rank_host_calls`
     trace_memory: RankMemory | None  # its traces' memory events over its steps
     step_rows: list[tuple[int, int, int, str, int, int]]  # analyze.STEP_COLUMNS but the rank
     process: tuple[str | None, int | None]  # a trace-only rank's host and pid
