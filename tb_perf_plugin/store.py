@@ -28,7 +28,6 @@ from .executor import LazyExecutor
 from .ingest.cache import TraceCache
 from .ingest.files import follow_links_from_env
 from .ingest.snapshot import Snapshot, read_snapshot
-from .ingest.tables import TraceTables
 from .jobs import Job, JobPool
 from .params import rank_param, required, shown
 from .pipeline.analyze import RunAnalysis, analysis_of, module_data
@@ -239,15 +238,14 @@ class RunStore:
         wait = self.wait(wait_s)
         tables = self.tables(run, wait)
         signature = tables.signature + extra_signature  # of the version read (live: maybe older)
-        total = sum(len(t.tables.slices["start"]) for t in tables.traces) + len(tables.spans)
-
-        traces = [t.tables for t in tables.traces]
+        total = sum(t.slices for t in tables.traces) + len(tables.spans)
 
         def work(job: Job) -> T:
-            found = self.result_cache.load(kind, signature, traces)
+            found = self.result_cache.load(kind, signature, tables.traces)
             if found is None:
                 built = build(tables)
-                found = self.result_cache.store(kind, signature, built, traces) or Stored(built)
+                found = self.result_cache.store(kind, signature, built, tables.traces)
+                found = found or Stored(built)
             job.advance(total)
             return found.value
 
@@ -258,36 +256,31 @@ class RunStore:
         outline computed once per version, each rank's piece stored apart and read when
         shown (`PieceCache`)."""
         tables = self.tables(run, wait_s)
-        if not len(tables.spans) and not any(len(t.tables.slices["start"]) for t in tables.traces):
+        if not len(tables.spans) and not any(t.slices for t in tables.traces):
             raise NotFound(f"run {run.name!r} has no trace events or MyTimer spans to draw")
-        traces = [t.tables for t in tables.traces]
 
-        def stored_piece(
-            rank: int, signature: tuple, read: list[TraceTables], piece: Timeline
-        ) -> Timeline:
+        def stored_piece(rank: int, read: RunTables, piece: Timeline) -> Timeline:
             """The rank's piece as stored and served (the piece itself if not stored)."""
-            stored = self.result_cache.store(f"timeline:{rank}", signature, piece, read)
+            stored = self.result_cache.store(f"timeline:{rank}", read.signature, piece, read.traces)
             return stored.value if stored else piece
 
         def build(read: RunTables) -> TimelineOutline:  # `read`: the version `derived` read
-            read_traces = [t.tables for t in read.traces]
-
             def keep(rank: int, piece: Timeline) -> None:
-                kept = stored_piece(rank, read.signature, read_traces, piece)
-                self._pieces.keep((run.name, read.signature, rank), kept)
+                self._pieces.keep((run.name, read.signature, rank), stored_piece(rank, read, piece))
 
             return build_timeline(read, keep)
 
         found = self.derived(run, "timeline", build, wait_s)
 
         def load(rank: int) -> Timeline:
-            stored = self.result_cache.load(f"timeline:{rank}", tables.signature, traces)
+            stored = self.result_cache.load(f"timeline:{rank}", tables.signature, tables.traces)
             if stored is not None:
                 return stored.value
             # evicted from the cache, or never stored (an unwritable cache, a live run)
-            rank_tables = rank_input(tables, rank, found.alignments[rank])
-            built = rank_piece(rank_tables, found.origin_ns, found.gap_ns)
-            return stored_piece(rank, tables.signature, traces, built)
+            built = rank_piece(
+                rank_input(tables, rank, found.alignments[rank]), found.origin_ns, found.gap_ns
+            )
+            return stored_piece(rank, tables, built)
 
         def piece(rank: int) -> Timeline:
             return self._pieces.get((run.name, tables.signature, rank), lambda: load(rank))

@@ -10,6 +10,7 @@ gives the formulas.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, TypeVar
@@ -171,15 +172,20 @@ def fit(rank: int, method: Method, ref_times: np.ndarray, own_times: np.ndarray)
     )
 
 
-def align_ranks(evidence: list[RankClockEvidence]) -> dict[int, Alignment]:
-    """One Alignment per rank; the lowest rank present is the reference (rank 0 normally)."""
-    if not evidence:
-        return {}
-    ordered = sorted(evidence, key=lambda e: e.rank)
-    reference = ordered[0]
-    result = {reference.rank: Alignment(reference.rank, Method.REFERENCE)}
-    for rank in ordered[1:]:
-        result[rank.rank] = _align_one(reference, rank)
+def align_ranks(evidence: Iterable[RankClockEvidence]) -> dict[int, Alignment]:
+    """One Alignment per rank; the first rank, the lowest (rank 0 normally), is the reference.
+    `evidence` comes in rank order and is taken one rank at a time, keeping the reference's
+    only: aligning a run holds two ranks' collectives at a time, not every rank's."""
+    result: dict[int, Alignment] = {}
+    reference: RankClockEvidence | None = None
+    for rank in evidence:
+        if reference is None:
+            reference = rank
+            result[rank.rank] = Alignment(rank.rank, Method.REFERENCE)
+        elif rank.rank <= reference.rank:
+            raise ValueError(f"rank {rank.rank}'s evidence after rank {reference.rank}'s")
+        else:
+            result[rank.rank] = _align_one(reference, rank)
     return result
 
 

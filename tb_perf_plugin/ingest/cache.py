@@ -10,6 +10,10 @@ entry format: a changed file, a new reader or a new format misses. Entries are w
 temporary folder and renamed, so readers never see half an entry. Least-recently-used entries
 are evicted past a size cap.
 
+A process holds a run's traces as `CachedTrace` handles and opens their tables on use; the last
+OPEN_TRACES opened stay mapped (`_OpenTraces`), so what it maps, and the file descriptors that
+takes, follow the traces in use, not the run's ranks.
+
 Callers make one call, read-through: `TraceCache.read` for one file (read here on a miss) and
 `TraceCache.read_all` for a run's files (each miss one task on an executor: a local one stores
 the tables itself, a remote one sends them back packed and they are stored here).
@@ -30,6 +34,7 @@ import tempfile
 import threading
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +61,11 @@ ENTRY_FORMAT = 2  # 2: the columns in one file (1: a .npy file per column)
 _COLUMNS_FILE = "columns.bin"
 _ALIGN = 64  # each column starts at a multiple of this in the columns file
 _COLUMN_KINDS = "biuf"  # bool, signed, unsigned, float: nothing else is stored or read back
+# traces kept mapped after their last use (a rank's few traces, asked for again and again in a
+# pass): each holds a file descriptor, about 35 kB (its names, meta and column views) and the
+# pages read of it. Every trace of a run held open was 36 MB and 1,024 descriptors (many
+# systems' default limit) at 1,024 ranks.
+OPEN_TRACES = 8
 
 
 def cache_key(path: str, kind: FileKind = FileKind.KINETO) -> str:
@@ -68,13 +78,54 @@ def cache_key(path: str, kind: FileKind = FileKind.KINETO) -> str:
 
 
 @dataclass(frozen=True)
+class CachedTrace:
+    """Where the trace cache keeps a trace's tables, opened on use (`open`): how a run holds
+    its traces, so that only the traces in use are mapped."""
+
+    root: str
+    key: str
+    path: str
+    kind: FileKind
+    max_file_bytes: int
+    # what views ask of every trace of a run, known without opening it
+    slices: int  # rows of its slice table
+    memory_events: int  # rows of its memory table
+    world_size: int | None  # as its distributedInfo says
+
+    def open(self) -> TraceTables:
+        """The tables, mapped (shared with whoever has them open). An entry gone since (evicted,
+        deleted under a running server) is parsed again here and stored; `Unreadable` if the
+        trace file is gone too."""
+        cache = TraceCache(self.root)
+        tables = cache._cached(self.key, self.path)
+        if tables is not None:
+            return tables
+        try:
+            return cache.read(self.path, self.kind, self.max_file_bytes)
+        except OSError as exc:
+            name = os.path.basename(self.path)
+            raise Unreadable(
+                f"{name}: its parsed tables left the trace cache and the file cannot be read "
+                f"again ({exc.strerror or exc})"
+            ) from None
+
+    def release_pages(self) -> None:
+        """`TraceTables.release_pages` of the tables if they are open (never opens them)."""
+        tables = _OPEN.peek(str(TraceCache(self.root).traces_dir / self.key))
+        if tables is not None:
+            tables.release_pages()
+
+
+@dataclass(frozen=True)
 class TraceRead:
-    """One file's outcome in `TraceCache.read_all`: its tables, or why there are none."""
+    """One file's outcome in `TraceCache.read_all`: its tables, or why there are none, and
+    where the cache keeps them (None: it could not store them; they are in memory)."""
 
     path: str
     kind: FileKind
     tables: TraceTables | None
     error: Unreadable | OSError | None = None
+    stored: CachedTrace | None = None
 
 
 class TraceCache:
@@ -100,7 +151,10 @@ class TraceCache:
     ) -> TraceTables:
         """The tables of `path`, a timeline file of `kind`: from the cache when present, else
         read in this thread and stored. Raises what the reader raises (`Unreadable`, OSError)."""
-        key = cache_key(path, kind)  # before reading: a file that changes meanwhile misses
+        return self._read(cache_key(path, kind), path, kind, max_file_bytes)
+
+    def _read(self, key: str, path: str, kind: FileKind, max_file_bytes: int) -> TraceTables:
+        """`read` under `key`, taken before reading: a file that changes meanwhile misses."""
         return self._cached(key, path) or self._keep(
             key, path, read_timeline_file(path, max_file_bytes, kind)
         )
@@ -112,31 +166,40 @@ class TraceCache:
         executor: concurrent.futures.Executor,
     ) -> Iterator[TraceRead]:
         """The tables of each (path, kind) of `files`, as each is ready: those in the cache
-        first, then one executor task per other file, in the order they finish. A task on a
-        local executor stores the tables in the cache and this process memory-maps them; one
-        on a remote executor (Dask: another disk, maybe) sends them back packed, stored here.
-        A file's own failure (`Unreadable`, OSError) is its TraceRead's `error`; the
-        executor's (`ExecutorUnavailable`) is raised."""
+        first (opened one at a time, as they are taken), then one executor task per other
+        file, in the order they finish. A task on a local executor stores the tables in the
+        cache and this process memory-maps them; one on a remote executor (Dask: another disk,
+        maybe) sends them back packed, stored here. A file's own failure (`Unreadable`,
+        OSError) is its TraceRead's `error`; the executor's (`ExecutorUnavailable`) is
+        raised."""
         local = shares_disk(executor)
-        ready: list[TraceRead] = []
         pending: dict[concurrent.futures.Future, tuple[str, FileKind, str]] = {}
-        for path, kind in files:
-            try:
-                key = cache_key(path, kind)
-            except OSError:
-                ready.append(TraceRead(path, kind, None, Unreadable("disappeared while reading")))
-                continue
-            tables = self._cached(key, path)
-            if tables is not None:
-                ready.append(TraceRead(path, kind, tables))
-                continue
+
+        def submit(path: str, kind: FileKind, key: str) -> None:
             task = (
                 (ingest_to_cache, path, str(self.root), max_file_bytes, kind)
                 if local
                 else (parse_packed, path, max_file_bytes, kind, DEFAULT_MAX_RESULT_BYTES)
             )
             pending[executor.submit(*task)] = (path, kind, key)
-        yield from ready
+
+        cached: list[tuple[str, FileKind, str]] = []
+        for path, kind in files:
+            try:
+                key = cache_key(path, kind)
+            except OSError:
+                yield TraceRead(path, kind, None, Unreadable("disappeared while reading"))
+                continue
+            if (self.traces_dir / key).is_dir():
+                cached.append((path, kind, key))
+            else:
+                submit(path, kind, key)
+        for path, kind, key in cached:
+            tables = self._cached(key, path)
+            if tables is None:  # damaged (one warning), or evicted since: parsed again
+                submit(path, kind, key)
+                continue
+            yield self._found(path, kind, key, tables, max_file_bytes)
         for future in concurrent.futures.as_completed(pending):
             path, kind, key = pending[future]
             try:
@@ -148,27 +211,42 @@ class TraceCache:
             except (Unreadable, OSError) as exc:
                 yield TraceRead(path, kind, None, exc)
                 continue
-            yield TraceRead(path, kind, tables)
+            yield self._found(path, kind, key, tables, max_file_bytes)
+
+    def held(self, path: str, kind: FileKind, max_file_bytes: int) -> TraceTables | CachedTrace:
+        """What a process holds of the trace at `path`: where the cache keeps it (read through
+        the cache, `read`), else its tables (an unwritable cache)."""
+        key = cache_key(path, kind)
+        tables = self._read(key, path, kind, max_file_bytes)
+        return self._found(path, kind, key, tables, max_file_bytes).stored or tables
+
+    def _found(
+        self, path: str, kind: FileKind, key: str, tables: TraceTables, max_file_bytes: int
+    ) -> TraceRead:
+        stored = None
+        if tables.mapping is not None or (self.traces_dir / key).is_dir():
+            stored = CachedTrace(
+                str(self.root), key, path, kind, max_file_bytes, len(tables.slices["start"]),
+                len(tables.memory["ts"]), tables.meta.world_size,
+            )  # fmt: skip
+        return TraceRead(path, kind, tables, stored=stored)
 
     def _cached(self, key: str, path: str) -> TraceTables | None:
         """The stored tables of `path` under `key` (`cache_key`), memory-mapped; None on a
         miss."""
         entry = self.traces_dir / key
-        if not entry.is_dir():
-            return None
-        with _MAPPED_LOCK:
-            mapped = _MAPPED.get(str(entry))
+        mapped = _OPEN.get(str(entry))
         if mapped is not None:
             return mapped
+        if not entry.is_dir():
+            return None
         try:
             tables = _read_entry(entry, path)
             os.utime(entry)  # recently used
         except (OSError, ValueError, KeyError) as exc:
             logger.warning("tb_perf: cache entry for %s unreadable (%s); re-parsing", path, exc)
             return None
-        with _MAPPED_LOCK:
-            _MAPPED[str(entry)] = tables
-        return tables
+        return _OPEN.add(str(entry), tables)
 
     def _keep(self, key: str, path: str, tables: TraceTables) -> TraceTables:
         """Store `path`'s tables under `key`; the stored copy, memory-mapped, so the parsed
@@ -245,10 +323,51 @@ class TraceCache:
                 )
 
 
-# Entries memory-mapped now, by folder: a run read again (a live run, every reload) shares the
-# mapping it has instead of mapping the same file once more (each mapping holds a descriptor).
-_MAPPED: weakref.WeakValueDictionary[str, TraceTables] = weakref.WeakValueDictionary()
-_MAPPED_LOCK = threading.Lock()
+class _OpenTraces:
+    """The entries mapped now, by folder: whoever opens an entry another holder still has open
+    (a run read again, a timeline piece and an analysis pass) shares its mapping instead of
+    mapping the file once more; the last `capacity` opened are kept open, the rest close
+    when their last holder lets go."""
+
+    def __init__(self, capacity: int = OPEN_TRACES) -> None:
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._mapped: weakref.WeakValueDictionary[str, TraceTables] = weakref.WeakValueDictionary()
+        self._recent: OrderedDict[str, TraceTables] = OrderedDict()
+
+    def get(self, folder: str) -> TraceTables | None:
+        with self._lock:
+            tables = self._mapped.get(folder)
+            if tables is not None:
+                self._keep(folder, tables)
+            return tables
+
+    def peek(self, folder: str) -> TraceTables | None:
+        """The tables open from `folder`, if any, left where they are in the recent ones."""
+        with self._lock:
+            return self._mapped.get(folder)
+
+    def add(self, folder: str, tables: TraceTables) -> TraceTables:
+        """`tables` opened from `folder`, or the ones already open there (kept, not mapped
+        twice)."""
+        with self._lock:
+            tables = self._mapped.setdefault(folder, tables)
+            self._keep(folder, tables)
+            return tables
+
+    def _keep(self, folder: str, tables: TraceTables) -> None:
+        self._recent[folder] = tables
+        self._recent.move_to_end(folder)
+        while len(self._recent) > self.capacity:
+            self._recent.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._recent.clear()
+            self._mapped.clear()
+
+
+_OPEN = _OpenTraces()
 
 
 def _write_columns(file: Path, tables: TraceTables) -> list[dict[str, Any]]:

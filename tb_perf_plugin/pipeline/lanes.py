@@ -4,7 +4,7 @@ origin, and the outline of them all (run_timeline.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -44,40 +44,35 @@ def rank_input(tables: RunTables, rank: int, alignment: Alignment) -> RankInput:
 
 def build_timeline(tables: RunTables, keep: Callable[[int, Timeline], None]) -> TimelineOutline:
     """The run's timeline, one rank's piece at a time (each handed to `keep`, which stores
-    it, then dropped), on the run's origin and window gap; returns the outline."""
+    it, then dropped), on the run's origin and window gap; returns the outline. Each rank's
+    input is made when its turn comes, in each of the two passes: holding every rank's
+    inputs would hold every rank's traces open."""
     alignments = align_run(tables)
-    inputs = {
-        rank: rank_input(tables, rank, alignments.get(rank, Alignment(rank, Method.NONE)))
-        for rank, _ in tables.rank_traces()
-    }
-    origin, gap = run_origin_and_gap(inputs)
+
+    def inputs() -> Iterator[RankInput]:
+        for rank, _ in tables.rank_traces():
+            yield rank_input(tables, rank, alignments.get(rank, Alignment(rank, Method.NONE)))
+
+    origin, gap = run_origin_and_gap(inputs())
 
     def pieces() -> Iterator[tuple[int, Timeline]]:
-        for rank, found in inputs.items():
+        for found in inputs():
             piece = rank_piece(found, origin, gap)
-            keep(rank, piece)
-            yield rank, piece
-            _release(found)
+            keep(found.rank, piece)
+            yield found.rank, piece
 
     return outline(origin, gap, pieces())
 
 
-def run_origin_and_gap(inputs: dict[int, RankInput]) -> tuple[int, int]:
+def run_origin_and_gap(inputs: Iterable[RankInput]) -> tuple[int, int]:
     """The run's origin (its first event, on rank 0's clock) and the gap that ends a window
-    (from every rank's steps)."""
-    firsts = []
-    for found in inputs.values():
+    (from every rank's steps), taking the ranks' inputs one at a time."""
+    firsts, steps = [], {}
+    for found in inputs:
         firsts.append(rank_first_start(found))
-        _release(found)
-    steps = {rank: aligned_steps(found) for rank, found in inputs.items()}
+        steps[found.rank] = aligned_steps(found)
     known = [f for f in firsts if f is not None]
     return (min(known) if known else 0), gap_threshold_ns(step_durations(steps))
-
-
-def _release(rank: RankInput) -> None:
-    """Drop the pages read of the rank's traces (RunTables.rank_traces says why)."""
-    for trace in rank.traces:
-        trace.release_pages()
 
 
 def rank_piece(rank: RankInput, origin_ns: int, gap_ns: int) -> Timeline:

@@ -211,10 +211,10 @@ def trace_refs(traces: list[TraceFile]) -> list[TraceRef]:
 def opened(
     cache: TraceCache, rank: int, refs: list[TraceRef], max_file_bytes: int
 ) -> list[TraceFile]:
-    """The rank's traces mapped from the trace cache (read again on a miss: evicted
-    meanwhile)."""
+    """The rank's traces as the trace cache keeps them, opened on use (read again on a miss:
+    evicted meanwhile)."""
     return [
-        TraceFile(path, rank, source, cache.read(path, FileKind(kind), max_file_bytes),
+        TraceFile(path, rank, source, cache.held(path, FileKind(kind), max_file_bytes),
                   FileKind(kind))
         for path, source, kind in refs
     ]  # fmt: skip
@@ -233,7 +233,11 @@ def packed_rank_summary(
     (`analyze.analyze_packed`) without unpickling it: the ranks' summaries never pile up
     there as Python objects."""
     traces = opened(TraceCache(cache_dir), rank, refs, max_file_bytes)
-    summary = summarize_rank(run_path, rank, traces, timer)
+    try:
+        summary = summarize_rank(run_path, rank, traces, timer)
+    finally:  # the worker's next task is another rank's: it holds one rank's pages at a time
+        for trace in traces:
+            trace.release_pages()
     return zlib.compress(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), 1)
 
 
@@ -279,7 +283,7 @@ def rank_summaries(run_path: str, tables: RunTables) -> Iterator[RankSummary]:
             yield summarize_rank(run_path, rank, traces, timer_steps(tables, rank))
         finally:
             for trace in traces:
-                trace.tables.release_pages()
+                trace.release_pages()
 
 
 def ranks_with_traces(tables: RunTables) -> Iterator[tuple[int, list[TraceFile]]]:

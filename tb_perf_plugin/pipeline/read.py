@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..discovery import ImportedFile, Run, WriterFiles, now_ns, recently_changed
 from ..errors import Unreadable
-from ..ingest.cache import TraceCache
+from ..ingest.cache import CachedTrace, TraceCache
 from ..ingest.compile import COMPILE_COLUMNS, read_compile_file
 from ..ingest.memory import (
     GPU_COLUMNS,
@@ -49,8 +49,40 @@ class TraceFile:
     path: str
     rank: int
     rank_source: str  # "metadata", "distributedInfo", "file name", "default (no rank in name)"
-    tables: TraceTables
+    # its tables, or where the trace cache keeps them: opened on use, so a run of many ranks
+    # maps the traces in use, not all of them (ingest/cache.py)
+    source: TraceTables | CachedTrace
     kind: FileKind = FileKind.KINETO  # an imported Nsight Systems export or event CSV otherwise
+
+    @property
+    def tables(self) -> TraceTables:
+        return self.source if isinstance(self.source, TraceTables) else self.source.open()
+
+    # what views ask of every trace, without opening it
+    @property
+    def slices(self) -> int:
+        """Rows of its slice table."""
+        if isinstance(self.source, TraceTables):
+            return len(self.source.slices["start"])
+        return self.source.slices
+
+    @property
+    def memory_events(self) -> int:
+        """Rows of its memory table."""
+        if isinstance(self.source, TraceTables):
+            return len(self.source.memory["ts"])
+        return self.source.memory_events
+
+    @property
+    def world_size(self) -> int | None:
+        if isinstance(self.source, TraceTables):
+            return self.source.meta.world_size
+        return self.source.world_size
+
+    def release_pages(self) -> None:
+        """Drop the pages this process read of its tables (`TraceTables.release_pages`),
+        without opening them if they are closed."""
+        self.source.release_pages()
 
 
 PYTHON_PROFILE_COLUMNS = [*FUNCTION_COLUMNS, "rank", "file"]
@@ -106,12 +138,12 @@ class RunTables:
         try:
             for rank in self.ranks:
                 for trace in traces:
-                    trace.tables.release_pages()
+                    trace.release_pages()
                 traces = [t for t in self.traces if t.rank == rank]
                 yield rank, traces
         finally:
             for trace in traces:
-                trace.tables.release_pages()
+                trace.release_pages()
 
 
 SHOWN_WARNINGS = 5  # of a run none of whose files could be read
@@ -271,10 +303,11 @@ def _read_traces(
     warnings: list[str],
 ) -> list[TraceFile]:
     """Every timeline file of the run, through the trace cache (one executor task per file
-    not in it yet)."""
+    not in it yet); each held as where the cache keeps it, not opened (unless the cache could
+    not store it)."""
     files = [(path, FileKind.KINETO) for path in run.traces]
     files += [(f.path, f.kind) for f in run.imported if f.kind in TIMELINE_KINDS]
-    found = []
+    traces = []
     for read in TraceCache(cache_dir).read_all(files, max_file_bytes, executor):
         on_progress(_size(read.path))
         name = os.path.relpath(read.path, run.path)
@@ -283,13 +316,10 @@ def _read_traces(
         elif read.error is not None:
             warnings.append(f"{name}: unreadable ({read.error.strerror or read.error})")
         elif read.tables is not None:
-            found.append((read.path, read.kind, read.tables))
-    traces = []
-    for path, kind, tables in found:
-        name = os.path.relpath(path, run.path)
-        warnings.extend(f"{name}: {problem}" for problem in tables.meta.problems)
-        rank, source = _trace_rank(run, path, tables)
-        traces.append(TraceFile(path, rank, source, tables, kind))
+            warnings.extend(f"{name}: {problem}" for problem in read.tables.meta.problems)
+            rank, source = _trace_rank(run, read.path, read.tables)
+            held = read.stored or read.tables
+            traces.append(TraceFile(read.path, rank, source, held, read.kind))
     return sorted(traces, key=lambda t: (t.rank, t.path))
 
 

@@ -7,7 +7,8 @@ memory-mapped on load: arrays come back read-only and shared with the page cache
 trace cache's columns do, at the cost of one file descriptor per entry. Large columns of
 strings are stored as their distinct values and codes (`_ResultPickler.reducer_override`). The
 run's trace tables are not copied in: a result that holds them (the timeline does) stores each
-as its index among the run's traces, and gets the tables read this time back. Loading admits
+as its index among the run's traces (found by the trace's path), and gets that trace's tables
+back, opened when the result is loaded. Loading admits
 only what results are made of (tb_perf_plugin's classes, listed numpy, pandas and builtin
 names): the cache directory is outside the logdir but may be shared.
 
@@ -31,6 +32,7 @@ import shutil
 import sys
 import tempfile
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,7 @@ import pandas as pd
 from ..ingest.cache_dir import default_cache_dir, evict_lru
 from ..ingest.tables import TraceTables
 from .cache_keys import entry_name, still_written
+from .read import TraceFile
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +84,7 @@ class _ResultUnpickler(pickle.Unpickler):
     build objects of those, never run code of its choosing; the run's trace tables by
     index."""
 
-    def __init__(self, data: bytes, buffers: list[memoryview], traces: list[TraceTables]):
+    def __init__(self, data: bytes, buffers: list[memoryview], traces: Sequence[TraceFile]):
         super().__init__(io.BytesIO(data), buffers=buffers)
         self._traces = traces
 
@@ -98,20 +101,22 @@ class _ResultUnpickler(pickle.Unpickler):
         if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "trace":
             index = pid[1]
             if isinstance(index, int) and 0 <= index < len(self._traces):
-                return self._traces[index]
+                return self._traces[index].tables
         raise _RefusedGlobal(f"persistent id {repr(pid)[:200]}")
 
 
 class _ResultPickler(pickle.Pickler):
     """Writes the run's trace tables as their index (`persistent_load` gives them back)."""
 
-    def __init__(self, file: Any, traces: list[TraceTables], buffers: list[pickle.PickleBuffer]):
+    def __init__(
+        self, file: Any, traces: Sequence[TraceFile], buffers: list[pickle.PickleBuffer]
+    ) -> None:
         super().__init__(file, protocol=5, buffer_callback=buffers.append)
-        self._trace_index = {id(t): i for i, t in enumerate(traces)}
+        self._trace_index = {t.path: i for i, t in enumerate(traces)}
 
     def persistent_id(self, obj: Any) -> Any:
         if isinstance(obj, TraceTables):
-            index = self._trace_index.get(id(obj))
+            index = self._trace_index.get(obj.meta.path)
             if index is None:
                 raise pickle.PicklingError("a trace's tables that are not the run's")
             return ("trace", index)
@@ -243,7 +248,7 @@ class ResultCache:
         self.counts = CacheCounts()
         self._lock = threading.Lock()
 
-    def load(self, kind: str, signature: tuple, traces: list[TraceTables]) -> Stored | None:
+    def load(self, kind: str, signature: tuple, traces: Sequence[TraceFile]) -> Stored | None:
         """The stored result of `kind` for this run version, None on a miss."""
         entry = self.root / result_key(kind, signature, self.settings)
         if not entry.is_dir():
@@ -261,7 +266,7 @@ class ResultCache:
         return Stored(result)
 
     def store(
-        self, kind: str, signature: tuple, result: Any, traces: list[TraceTables]
+        self, kind: str, signature: tuple, result: Any, traces: Sequence[TraceFile]
     ) -> Stored | None:
         """Store `result` and load it back as a restart will (memory-mapped, read-only: the
         one form results are served in); None where it is not stored (a live run's, one that
@@ -295,7 +300,7 @@ class ResultCache:
             setattr(self.counts, what, getattr(self.counts, what) + 1)
 
 
-def _write_entry(folder: Path, result: Any, traces: list[TraceTables]) -> None:
+def _write_entry(folder: Path, result: Any, traces: Sequence[TraceFile]) -> None:
     buffers: list[pickle.PickleBuffer] = []
     data = io.BytesIO()
     _ResultPickler(data, traces, buffers).dump(result)
@@ -311,7 +316,7 @@ def _write_entry(folder: Path, result: Any, traces: list[TraceTables]) -> None:
     (folder / "buffers.json").write_text(json.dumps(index))
 
 
-def _read_entry(folder: Path, traces: list[TraceTables]) -> Any:
+def _read_entry(folder: Path, traces: Sequence[TraceFile]) -> Any:
     index = json.loads((folder / "buffers.json").read_text())
     data = (folder / "result.pickle").read_bytes()
     with open(folder / "buffers.bin", "rb") as file:

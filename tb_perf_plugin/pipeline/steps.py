@@ -4,7 +4,7 @@ how each rank's clock maps to rank 0's (docs/ALIGNMENT.md)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -104,14 +104,18 @@ def clock_to_rank0(tables: RunTables, rank: int) -> Callable[[np.ndarray], np.nd
 
 
 def align_run(tables: RunTables) -> dict[int, Alignment]:
-    evidence = []
-    for rank, traces in tables.rank_traces():
-        meta = tables.rank_meta.get(rank)
-        steps = rank_steps(tables, rank, traces)
-        evidence.append(RankClockEvidence(
-            rank,
-            clock_sync=meta.clock_sync if meta is not None else None,
-            collectives=_collective_instances(traces) or None,
-            step_starts={s: a for s, (a, _) in steps.items()} or None,
-        ))  # fmt: skip
-    return align_ranks(evidence)
+    """Every rank's alignment to the lowest rank's clock, from each rank's evidence made as
+    its turn comes (`align_ranks` keeps the reference's only)."""
+
+    def evidence() -> Iterator[RankClockEvidence]:
+        for rank, traces in tables.rank_traces():
+            meta = tables.rank_meta.get(rank)
+            steps = rank_steps(tables, rank, traces)
+            yield RankClockEvidence(
+                rank,
+                clock_sync=meta.clock_sync if meta is not None else None,
+                collectives=_collective_instances(traces) or None,
+                step_starts={s: a for s, (a, _) in steps.items()} or None,
+            )
+
+    return align_ranks(evidence())

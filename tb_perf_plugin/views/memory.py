@@ -66,7 +66,7 @@ def memory(
         for r in f.ranks
         for source in (f.evidence.get("source", {}).get("value"), *_folded(f.evidence))
     }
-    traced = sum(len(t.tables.memory["ts"]) for t in selected_traces(tables, selected))
+    traced = sum(t.memory_events for t in selected_traces(tables, selected))
     return {
         "run": run.name,
         "rank": selected,
@@ -155,7 +155,7 @@ def memory_operators(
         mine = mine[mine["name"] != OUTSIDE_OPERATORS]
     table = aggregate_operator_memory(mine)
     count = limit_param(limit, MAX_OPERATOR_MEMORY_ROWS, 200)
-    traced = sum(len(t.tables.memory["ts"]) for t in selected_traces(tables, selected))
+    traced = sum(t.memory_events for t in selected_traces(tables, selected))
     reason = None
     if table.empty:
         reason = (

@@ -86,7 +86,7 @@ def _stack_rows(store: RunStore, run: Run, wait_s: float | None) -> pd.DataFrame
         for trace in tables.traces:  # in file order, as the rows' first calls are ordered
             events = named_operator_events([trace.tables], with_stacks=True)
             parts.append(operator_rows(events, "call_stack").assign(rank=trace.rank))
-            trace.tables.release_pages()
+            trace.release_pages()
         if not parts:
             no_events = named_operator_events([], with_stacks=True)
             return operator_rows(no_events, "call_stack").assign(rank=pd.Series(dtype=int))

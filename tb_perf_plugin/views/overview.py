@@ -61,7 +61,7 @@ def summary_json(
         meta = next((w.meta for w in writers if w.meta is not None), None)
         steps = run_steps[run_steps["rank"] == rank]
         traces = [t for t in tables.traces if t.rank == rank]
-        traced = [t.tables.meta.world_size for t in traces]
+        traced = [t.world_size for t in traces]
         host, pid = (meta.host, meta.pid) if meta else processes.get(rank, (None, None))
         ranks.append(
             {

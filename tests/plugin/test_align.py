@@ -71,3 +71,24 @@ def test_preference_clock_sync_then_collectives_then_steps():
     assert (result[1].method, result[1].offset_ns) == (Method.CLOCK_SYNC, 5)
     assert (result[2].method, result[2].offset_ns) == (Method.COLLECTIVES, 7)
     assert (result[3].method, result[3].offset_ns) == (Method.STEPS, 9)
+
+
+def test_evidence_is_taken_in_rank_order_one_rank_at_a_time():
+    """align_ranks takes the ranks' evidence as it is made (pipeline/steps.py align_run makes
+    it a rank at a time): each rank is aligned to the first, and evidence out of rank order
+    is refused rather than aligned to the wrong reference."""
+    ends = T0 + np.arange(0, 10**9, 10**8)
+    taken = []
+
+    def evidence():
+        for rank in range(4):
+            taken.append(rank)
+            yield RankClockEvidence(rank, collectives=_collectives(ends - 3 * rank))
+
+    result = align_ranks(evidence())
+    assert taken == [0, 1, 2, 3]
+    assert [result[r].offset_ns for r in range(4)] == [0, 3, 6, 9]
+    late = [RankClockEvidence(1, collectives=_collectives(ends)),
+            RankClockEvidence(0, collectives=_collectives(ends))]  # fmt: skip
+    with pytest.raises(ValueError, match="rank 0's evidence after rank 1's"):
+        align_ranks(late)

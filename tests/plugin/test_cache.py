@@ -168,7 +168,7 @@ def test_a_damaged_entry_is_parsed_again(tmp_path, trace, caplog, damage):
     end, a type never stored: an object column would unpickle) is one warning and a parse."""
     cache = TraceCache(tmp_path / "cache")
     expected = {c: np.array(v) for c, v in cache.read(trace).slices.items()}  # copies
-    cache_module._MAPPED.clear()  # nothing maps the entry when it is damaged (in place here)
+    cache_module._OPEN.clear()  # nothing maps the entry when it is damaged (in place here)
     entry = cache.traces_dir / cache_key(trace)
     meta = json.loads((entry / "meta.json").read_text())
     if damage == "truncated_columns":

@@ -90,7 +90,7 @@ def test_origin_and_gap_are_found_without_building_the_pieces(tmp_path):
     finally:
         store.close()
     inputs = _inputs(tables)
-    origin, gap = run_origin_and_gap(inputs)
+    origin, gap = run_origin_and_gap(inputs.values())
     whole = Timeline(list(inputs.values()))
     assert origin == whole.origin_ns
     assert [Timeline([i], origin, gap).origin_ns for i in inputs.values()] == [origin] * 2
