@@ -13,8 +13,8 @@ $TB_PERF_BENCH_DIR/scale<N>/.
 
 Each configuration is one fresh process (benchmarks/_measure.py) that builds a RunStore on a
 fresh cache and times, in the serving process, what a user opening the run waits for:
-  tables    every trace parsed by the executor's workers (with Dask they come back packed and
-            the serving process caches them)
+  tables    every trace parsed by the executor's workers into the store (the cache directory;
+            with Dask, the shared store TB_PERF_STORE: a LocalCluster's workers share this disk)
   overview  the first Overview: its summary, the findings and the rank heatmap
   timeline  the Timeline's meta (its levels built)
   tiles     TILES tile requests of TILE_LANES lanes (whole ranks picked at random) over random
@@ -172,6 +172,8 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     else:
         os.environ["TB_PERF_WORKERS"] = str(workers)
     cache_dir = tempfile.mkdtemp(prefix="scale-")  # the run's parsed tables: GBs, removed below
+    if kind == "dask":  # the shared store: the cluster's workers mount it at the same path
+        os.environ["TB_PERF_STORE"] = cache_dir
     service = RunStore(logdir, executor=executor, cache_dir=cache_dir)
     run = service.find_run(run_name)
     phases: dict[str, dict[str, float]] = {}
@@ -195,6 +197,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     meta = phase("timeline", lambda: timeline_meta(service, run_name, wait_s=None))
     tile_s = phase("tiles", lambda: _tiles(service, run_name, meta))
     held = _rss_split()  # what the serving process holds at the end
+    store_bytes = sum(p.stat().st_size for p in Path(cache_dir).rglob("*") if p.is_file())
     if kind == "dask":
         peaks = [
             {"peak": after["VmHWM"], "idle": idle[address]["VmRSS"]}
@@ -217,6 +220,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         "table_bytes": sum(sum(c.nbytes for c in t.tables.slices.values()) for t in tables.traces),
         "warnings": tables.warnings[:3],
         "held": held,
+        "store_bytes": store_bytes,
         "workers": peaks,
     }
     service.close()
@@ -331,7 +335,8 @@ def main() -> int:
             print(
                 f"    serving peak {serving_peak / MB:.0f} MB overall, at the end "
                 f"{out['held']['anonymous'] / MB:.0f} MB anonymous + "
-                f"{out['held']['file'] / MB:.0f} MB mapped files; tile p95 "
+                f"{out['held']['file'] / MB:.0f} MB mapped files; store "
+                f"{out['store_bytes'] / MB:,.0f} MB on disk; tile p95 "
                 f"{out['tile_p95_s'] * 1e3:.0f} ms over {out['tiles']}; straggler found: "
                 f"{out['straggler']}"
             )

@@ -6,9 +6,11 @@ Each rank's summary (pipeline/rank_summary.py) is what a worker sends for its ra
 (`analyze.analyze_run`, on a worker of its own) turns them into the run's analysis, the one
 thing the serving process receives and keeps. The template: the real summary of one rank of
 benchmarks/scale.py's run (the NCCL trace of ../shared/data laid end to end twice: 6 steps),
-copied once per rank with its own rank and a clock skew of up to +-5 ms, each copy packed as a
-worker packs it. Each rank count is one fresh process (benchmarks/_measure.py) that measures:
-  merge     the merge's wall time and its process' peak RSS (the packed summaries included)
+copied once per rank with its own rank and a clock skew of up to +-5 ms, each copy written to a
+file as a worker writes it into the store. Each rank count is one fresh process
+(benchmarks/_measure.py) that measures:
+  merge     the merge's wall time and its process' peak RSS (the summaries taken from their
+            files one at a time, as the merge takes them)
   kept      the analysis the serving process keeps: its pickled size and the memory it
             holds once unpickled (tracemalloc)
 Per rank: each of these divided by the rank count. Target (issue 23): what the serving
@@ -79,8 +81,10 @@ def _copy(summary: Any, rank: int, skew: int) -> Any:
 
 
 def measure(template_path: str, ranks: int) -> dict[str, Any]:
-    """In the child: the merge of `ranks` copies of the template, packed as workers pack."""
+    """In the child: the merge of `ranks` copies of the template, stored as workers store."""
+    import os
     import random
+    import shutil
     import time
     import tracemalloc
     import zlib
@@ -90,13 +94,17 @@ def measure(template_path: str, ranks: int) -> dict[str, Any]:
     from tb_perf_plugin.discovery import Run
     from tb_perf_plugin.ingest.timer import SPAN_COLUMNS
     from tb_perf_plugin.pipeline.analyze import analyze_run
-    from tb_perf_plugin.pipeline.rank_summary import unpacked
+    from tb_perf_plugin.pipeline.rank_summary import taken_summary
     from tb_perf_plugin.pipeline.read import RunTables
 
     summary = pickle.loads(Path(template_path).read_bytes())
     rng = random.Random(9)
     skews = [rng.randint(-SKEW_NS, SKEW_NS) for _ in range(ranks)]
-    packed = [zlib.compress(pickle.dumps(_copy(summary, r, skews[r])), 1) for r in range(ranks)]
+    folder = tempfile.mkdtemp(prefix="summaries-")
+    stored = []
+    for r in range(ranks):
+        stored.append(os.path.join(folder, f"rank{r}.summary"))
+        Path(stored[-1]).write_bytes(zlib.compress(pickle.dumps(_copy(summary, r, skews[r])), 1))
     # each rank's steps as MyTimer records them (the run's ranks); no trace events at all
     steps = pd.DataFrame(
         [(s, a + skews[r], b + skews[r], r, r) for r in range(ranks)
@@ -107,9 +115,9 @@ def measure(template_path: str, ranks: int) -> dict[str, Any]:
                        steps=steps)  # fmt: skip
     run = Run(name="simulated", path=tempfile.gettempdir())
     t0 = time.perf_counter()
-    analysis = analyze_run(run, tables, (unpacked(blob) for blob in packed))
+    analysis = analyze_run(run, tables, (taken_summary(path) for path in stored))
     merge_s = time.perf_counter() - t0
-    del packed
+    shutil.rmtree(folder)
     kept = pickle.dumps(analysis)
     del analysis
     tracemalloc.start()

@@ -8,11 +8,12 @@ and tiny runs), or `dask://HOST:PORT`, the scheduler of a Dask cluster (the `das
 is retired for a fresh one when a worker holds more than 1 GiB after a task (one big file's
 memory goes back to the system) and replaced when a worker dies (the OOM killer), retrying
 that worker's files once.
-Local executors share this process' disk, so their tasks leave parsed traces in the trace cache;
-Dask workers may not, so theirs return the tables packed (`ingest.transfer`) and only this
-process caches them: `ingest.cache.TraceCache.read_all` makes that choice (`shares_disk`), so
-its callers only hand it the executor. Executors are created on first use, not at import or in
-constructors.
+Local executors share this process' disk, so their tasks leave parsed traces in the trace cache,
+and so do Dask workers when the cache is the shared store (`TB_PERF_STORE`, a directory they
+mount at the same path); other Dask workers return the tables packed (`ingest.transfer`) and
+only this process caches them: `ingest.cache.TraceCache.read_all` makes that choice
+(`shares_disk`), so its callers only hand it the executor. Executors are created on first
+use, not at import or in constructors.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ExecutorUnavailable, Unreadable
+from .ingest.cache_dir import STORE_ENV, shared_store, store_problem
 
 LOCAL_KINDS = ("process", "thread", "inline")
 KINDS = (*LOCAL_KINDS, "dask://HOST:PORT")
@@ -63,6 +65,9 @@ class DaskExecutor(concurrent.futures.Executor):
             raise ExecutorUnavailable(
                 f"--executor {DASK_SCHEME}… needs Dask: pip install 'tb-perf[dask]' ({exc})"
             ) from exc
+        problem = store_problem(os.environ.get(STORE_ENV, "").strip())
+        if problem is not None:
+            raise ExecutorUnavailable(problem)
         try:
             self._client = distributed.Client(
                 address, timeout=DASK_CONNECT_TIMEOUT_S, set_as_default=False
@@ -302,9 +307,14 @@ def submit_alone(
     return executor.submit(fn, *args)
 
 
-def shares_disk(executor: concurrent.futures.Executor) -> bool:
-    """Whether tasks on `executor` can write the trace cache this process reads."""
-    return not isinstance(executor, DaskExecutor)
+def shares_disk(executor: concurrent.futures.Executor, cache_root: os.PathLike | str) -> bool:
+    """Whether tasks on `executor` can write the cache at `cache_root` that this process reads:
+    a local executor's can; a Dask cluster's when `cache_root` is the shared store
+    (TB_PERF_STORE)."""
+    if not isinstance(executor, DaskExecutor):
+        return True
+    store = shared_store()
+    return store is not None and os.path.realpath(store) == os.path.realpath(cache_root)
 
 
 def check_kind(kind: str) -> str:

@@ -172,7 +172,7 @@ class TraceCache:
         maybe) sends them back packed, stored here. A file's own failure (`Unreadable`,
         OSError) is its TraceRead's `error`; the executor's (`ExecutorUnavailable`) is
         raised."""
-        local = shares_disk(executor)
+        local = shares_disk(executor, self.root)
         pending: dict[concurrent.futures.Future, tuple[str, FileKind, str]] = {}
 
         def submit(path: str, kind: FileKind, key: str) -> None:

@@ -8,9 +8,37 @@ import os
 import shutil
 from pathlib import Path
 
+STORE_ENV = "TB_PERF_STORE"
+
+
+def shared_store() -> Path | None:
+    """TB_PERF_STORE: a directory that the executor's workers (a Dask cluster's, on other hosts)
+    read and write at the same path as this process: a shared file system (Lustre, GPFS, NFS;
+    for a Dask LocalCluster, any directory). It is then the cache directory, and the Dask
+    workers write their parsed traces, the ranks' summaries and the run's merged analysis
+    there as local workers do (docs/SCALE.md). None when unset or not a path (a URL: the
+    executor refuses it, `store_problem`)."""
+    configured = os.environ.get(STORE_ENV, "").strip()
+    return Path(configured) if configured and store_problem(configured) is None else None
+
+
+def store_problem(configured: str) -> str | None:
+    """Why TB_PERF_STORE=`configured` cannot be the store, or None."""
+    if "://" in configured:
+        return (
+            f"{STORE_ENV}={configured!r}: the store must be a directory path that the workers "
+            "mount at the same path (a shared file system); object stores (s3://, gs://) are "
+            "not supported: the store's tables are memory-mapped"
+        )
+    return None
+
 
 def default_cache_dir() -> Path:
-    """TB_PERF_CACHE_DIR, else the user cache directory (XDG_CACHE_HOME or ~/.cache)."""
+    """TB_PERF_STORE (`shared_store`), else TB_PERF_CACHE_DIR, else the user cache directory
+    (XDG_CACHE_HOME or ~/.cache)."""
+    store = shared_store()
+    if store is not None:
+        return store
     configured = os.environ.get("TB_PERF_CACHE_DIR")
     if configured:
         return Path(configured)

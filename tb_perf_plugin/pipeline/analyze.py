@@ -45,13 +45,13 @@ from .rank_summary import (
     RankSummary,
     TraceRef,
     opened,
-    packed_summaries,
     rank_breakdowns,
     rank_summaries,
     ranks_with_traces,
+    stored_summaries,
     summarize_rank,
+    taken_summary,
     trace_refs,
-    unpacked,
 )
 from .read import RunTables
 from .steps import rank_steps, timer_steps
@@ -282,57 +282,60 @@ def analysis_of(
 ) -> RunAnalysis:
     """The run's analysis (`analyze_run`), its work on `executor`'s workers when they share
     this process' disk and the trace cache holds the traces: one task per rank makes its
-    summary, one more merges them (in a process of its own: its memory grows with the run),
+    summary, one more merges them (in a process of its own on a local pool, on a Dask worker
+    with the shared store: its memory grows with the run),
     and this process receives the finished analysis only. Its memory then grows with what
     the analysis keeps (sums per rank and step), not with the summaries and the findings'
     transient work (at 1,024 ranks, about 100 MB of small objects left as fragmented heap).
     Computed here instead for a run of fewer than MIN_RANKS_ON_WORKERS ranks with traces, on
-    Dask or an unwritable cache, and when the merge fails (its process lost)."""
+    Dask without the shared store (TB_PERF_STORE), on an unwritable cache, and when the
+    merge fails (its process lost)."""
     ranks = sum(1 for _ in ranks_with_traces(tables))
-    if ranks < MIN_RANKS_ON_WORKERS or not shares_disk(executor) or not cache.writable():
+    on_workers = shares_disk(executor, cache.root) and cache.writable()
+    if ranks < MIN_RANKS_ON_WORKERS or not on_workers:
         return analyze_run(run, tables, rank_summaries(run.path, tables), snapshots,
                            snapshot_warnings)  # fmt: skip
     cache_dir = str(cache.root)
-    packed = packed_summaries(run.path, tables, executor, cache_dir, max_file_bytes)
+    stored = stored_summaries(run.path, tables, executor, cache_dir, max_file_bytes)
     refs = [(rank, trace_refs(traces)) for rank, traces in ranks_with_traces(tables)]
     try:
         return submit_alone(
-            executor, analyze_packed, cache_dir, max_file_bytes, run,
-            dataclasses.replace(tables, traces=[]), refs, packed, snapshots, snapshot_warnings,
+            executor, analyze_stored, cache_dir, max_file_bytes, run,
+            dataclasses.replace(tables, traces=[]), refs, stored, snapshots, snapshot_warnings,
         ).result()  # fmt: skip
     except Exception as exc:  # computed here: a bug of ours raises here too
         logger.warning("tb_perf: run %r analysed in this process: its task failed (%s)",
                        run.name, exc)  # fmt: skip
     summaries = (
-        unpacked(packed[rank]) if rank in packed
+        taken_summary(stored[rank]) if rank in stored
         else summarize_rank(run.path, rank, traces, timer_steps(tables, rank))
         for rank, traces in ranks_with_traces(tables)
     )  # fmt: skip
     return analyze_run(run, tables, summaries, snapshots, snapshot_warnings)
 
 
-def analyze_packed(
+def analyze_stored(
     cache_dir: str,
     max_file_bytes: int,
     run: Run,
     portable: RunTables,
     refs: list[tuple[int, list[TraceRef]]],
-    packed: dict[int, bytes],
+    stored: dict[int, str],
     snapshots: list[SnapshotFacts] | None,
     snapshot_warnings: list[str] | None,
 ) -> RunAnalysis:
     """On a worker: the run's analysis from its tables without traces (`portable`), each
-    rank's traces (mapped from the trace cache) and the ranks' packed summaries, a rank
-    without one summarized here."""
+    rank's traces (as the trace cache keeps them) and the ranks' summary files in the store
+    (`stored`), each taken as the merge comes to it; a rank without one summarized here."""
     cache = TraceCache(cache_dir)
     traces = {rank: opened(cache, rank, found, max_file_bytes) for rank, found in refs}
     tables = dataclasses.replace(portable, traces=[t for rank, _ in refs for t in traces[rank]])
 
     def summaries() -> Iterator[RankSummary]:
         for rank, _ in refs:
-            blob = packed.pop(rank, None)
+            path = stored.get(rank)
             yield (
-                unpacked(blob) if blob is not None
+                taken_summary(path) if path is not None
                 else summarize_rank(run.path, rank, traces[rank], timer_steps(tables, rank))
             )  # fmt: skip
 

@@ -8,10 +8,13 @@ transient memory of each rank's pass, and of the merge, stays in the workers.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
 import os
 import pickle
 import re
+import tempfile
+import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -220,59 +223,88 @@ def opened(
     ]  # fmt: skip
 
 
-def packed_rank_summary(
+SUMMARIES = "summaries"  # the folder of the store the workers hand the ranks' summaries over in
+STALE_SUMMARY_S = 24 * 3600  # a hand-off file this old was left by a process that died
+
+
+def stored_rank_summary(
     cache_dir: str,
     max_file_bytes: int,
     run_path: str,
     rank: int,
     refs: list[TraceRef],
     timer: dict[int, tuple[int, int]],
-) -> bytes:
+) -> str:
     """On a worker: the rank's summary from its cached traces and MyTimer steps, pickled and
-    deflated. The serving process passes it on to the worker that merges the run's summaries
-    (`analyze.analyze_packed`) without unpickling it: the ranks' summaries never pile up
-    there as Python objects."""
+    deflated into a file of the store (`SUMMARIES`); its path. The serving process passes
+    the paths to the worker that merges the run's summaries (`analyze.analyze_stored`): the
+    ranks' summaries never reach it, as bytes or as objects (17 kB a rank of the scale
+    benchmark's run, held until the merge and copied to it once)."""
     traces = opened(TraceCache(cache_dir), rank, refs, max_file_bytes)
     try:
         summary = summarize_rank(run_path, rank, traces, timer)
     finally:  # the worker's next task is another rank's: it holds one rank's pages at a time
         for trace in traces:
             trace.release_pages()
-    return zlib.compress(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    folder = os.path.join(cache_dir, SUMMARIES)
+    os.makedirs(folder, exist_ok=True)
+    with tempfile.NamedTemporaryFile(
+        dir=folder, prefix=f"rank{rank}.", suffix=".summary", delete=False
+    ) as out:
+        out.write(zlib.compress(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), 1))
+    return out.name
 
 
-def unpacked(blob: bytes) -> RankSummary:
-    """A summary `packed_rank_summary` made (our own worker's: trusted)."""
-    summary = pickle.loads(zlib.decompress(blob))
+def taken_summary(path: str) -> RankSummary:
+    """The summary `stored_rank_summary` wrote at `path` (our own worker's: trusted), its file
+    removed."""
+    with open(path, "rb") as file:
+        summary = pickle.loads(zlib.decompress(file.read()))
+    os.remove(path)
     if not isinstance(summary, RankSummary):
         raise TypeError(f"not a rank summary: {type(summary).__name__}")
     return summary
 
 
-def packed_summaries(
+def stored_summaries(
     run_path: str,
     tables: RunTables,
     executor: concurrent.futures.Executor,
     cache_dir: str,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-) -> dict[int, bytes]:
-    """Each rank with traces' packed summary, one task per rank on `executor` (its tasks map
-    the traces from the trace cache in `cache_dir`); a rank whose task failed (its worker
-    lost, say) is left out, for the merge to compute."""
+) -> dict[int, str]:
+    """Each rank with traces' summary file (`stored_rank_summary`), one task per rank on
+    `executor` (its tasks map the traces from the trace cache in `cache_dir`); a rank whose
+    task failed (its worker lost, say) is left out, for the merge to compute. Hand-off files
+    a dead process left are removed first."""
+    _remove_stale(os.path.join(cache_dir, SUMMARIES))
     futures = {
         rank: executor.submit(
-            packed_rank_summary, cache_dir, max_file_bytes, run_path, rank, trace_refs(traces),
+            stored_rank_summary, cache_dir, max_file_bytes, run_path, rank, trace_refs(traces),
             timer_steps(tables, rank),
         )
         for rank, traces in ranks_with_traces(tables)
     }  # fmt: skip
-    packed = {}
+    stored = {}
     for rank, future in futures.items():
         try:
-            packed[rank] = future.result()
+            stored[rank] = future.result()
         except Exception as exc:  # the merge computes it again: a bug of ours raises there
             logger.warning("tb_perf: rank %d's summary task failed (%s)", rank, exc)
-    return packed
+    return stored
+
+
+def _remove_stale(folder: str) -> None:
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    old = time.time() - STALE_SUMMARY_S
+    for name in names:
+        path = os.path.join(folder, name)
+        with contextlib.suppress(OSError):
+            if os.stat(path).st_mtime < old:
+                os.remove(path)
 
 
 def rank_summaries(run_path: str, tables: RunTables) -> Iterator[RankSummary]:

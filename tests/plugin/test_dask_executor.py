@@ -1,5 +1,6 @@
 """The Dask executor against a real `distributed.LocalCluster` whose workers have their own
-cache directory: traces come back packed and only the serving process caches them."""
+cache directory: traces come back packed and only the serving process caches them; with the
+shared store (TB_PERF_STORE) the workers write it, summarize the ranks and merge them."""
 
 import argparse
 import gzip
@@ -16,10 +17,11 @@ from tensorboard.plugins import base_plugin
 from werkzeug import test, wrappers
 
 from tb_perf_plugin import cli, executor, views
-from tb_perf_plugin.errors import Unreadable
+from tb_perf_plugin.errors import ExecutorUnavailable, Unreadable
 from tb_perf_plugin.ingest import cache as cache_module
 from tb_perf_plugin.ingest.readers import FileKind, read_timeline_file
 from tb_perf_plugin.ingest.transfer import pack, parse_packed, unpack
+from tb_perf_plugin.pipeline import analyze
 from tb_perf_plugin.plugin import TbPerfPlugin
 from tb_perf_plugin.store import RunStore
 
@@ -88,6 +90,45 @@ def test_dask_answers_what_the_local_executor_answers(scheduler, worker_cache, l
         local.close()
     assert len(list((server_cache / "traces").iterdir())) == 4  # only the server caches
     assert not (worker_cache / "traces").exists()  # the workers wrote nothing of their own
+
+
+def test_with_the_shared_store_the_workers_parse_summarize_and_merge(
+    scheduler, worker_cache, logdir, tmp_path, monkeypatch
+):
+    """TB_PERF_STORE, a directory the workers mount at the same path (here: this machine's):
+    the Dask workers write the parsed traces there, make each rank's summary and merge the
+    run's analysis, as local pool workers do; the serving process unpacks no tables and
+    analyses nothing itself, and answers as the local executor does."""
+    store_dir = tmp_path / "store"
+    monkeypatch.setenv("TB_PERF_STORE", str(store_dir))
+    monkeypatch.setattr(analyze, "MIN_RANKS_ON_WORKERS", 1)  # the demo run has 2 ranks
+    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
+    expected = _answers(local)
+    local.close()
+
+    def here(*args, **kwargs):
+        raise AssertionError("done in the serving process, not by the workers")
+
+    monkeypatch.setattr(cache_module, "_unpacked", here)
+    monkeypatch.setattr(analyze, "analyze_run", here)
+    on_dask = RunStore(str(logdir), executor=scheduler)  # the store is the cache directory
+    try:
+        assert on_dask.trace_cache.root == store_dir
+        assert _answers(on_dask) == expected
+    finally:
+        on_dask.close()
+    assert len(list((store_dir / "traces").iterdir())) == 4  # written by the workers
+    assert not (worker_cache / "traces").exists()
+
+
+def test_a_store_that_is_a_url_is_refused_with_the_reason(scheduler, logdir, monkeypatch):
+    monkeypatch.setenv("TB_PERF_STORE", "s3://bucket/tb-perf")
+    service = RunStore(str(logdir), executor=scheduler)
+    try:
+        with pytest.raises(ExecutorUnavailable, match="object stores .* are not supported"):
+            service.tables(service.find_run("traced"), wait_s=120)
+    finally:
+        service.close()
 
 
 def test_a_warm_cache_sends_no_task(scheduler, logdir, tmp_path, monkeypatch):

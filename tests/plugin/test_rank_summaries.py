@@ -95,8 +95,10 @@ def test_workers_summaries_answer_every_route_as_the_serving_process(
         finally:
             pooled.close()
         assert counted == [], f"{logdir.name}: ranks summarized in the serving process"
+        handed_over = tmp_path / f"p{index}" / rank_summary.SUMMARIES
+        assert handed_over.is_dir() and not list(handed_over.iterdir())  # each taken, removed
         with monkeypatch.context() as patched:
-            patched.setattr(analyze, "shares_disk", lambda executor: False)
+            patched.setattr(analyze, "shares_disk", lambda executor, root: False)
             here = RunStore(str(logdir), executor="process", cache_dir=str(tmp_path / f"h{index}"))
             try:
                 by_server = _answers(here)
@@ -126,9 +128,9 @@ def test_a_failed_task_is_done_again_elsewhere(tmp_path, shared_data, counted, m
         raise Unreadable("the worker process reading it died (out of memory?)")
 
     if lost == "rank tasks":
-        monkeypatch.setattr(rank_summary, "packed_rank_summary", dies)
+        monkeypatch.setattr(rank_summary, "stored_rank_summary", dies)
     else:
-        monkeypatch.setattr(analyze, "analyze_packed", dies)
+        monkeypatch.setattr(analyze, "analyze_stored", dies)
     # threads: the patched task runs in this process, the counted summaries too
     failing = RunStore(str(logdir), executor="thread", cache_dir=str(tmp_path / "b"))
     try:
@@ -136,7 +138,7 @@ def test_a_failed_task_is_done_again_elsewhere(tmp_path, shared_data, counted, m
     finally:
         failing.close()
     # each rank summarized once: by the merge when its task died; by its task when the merge
-    # died (done here from the packed summaries, none computed again)
+    # died (done here from the stored summaries, none computed again)
     assert sorted(counted) == [0, 1, 2, 3]
 
 
