@@ -31,9 +31,12 @@ from .ingest.snapshot import Snapshot, read_snapshot
 from .jobs import Job, JobPool
 from .params import rank_param, required, shown
 from .pipeline.analyze import RunAnalysis, analysis_of, module_data
+from .pipeline.cache_keys import still_written
 from .pipeline.lanes import build_timeline, rank_input, rank_piece
+from .pipeline.rank_summary import on_workers
+from .pipeline.rank_timeline import build_timeline_on
 from .pipeline.read import RunTables, TraceFile, read_run
-from .pipeline.result_cache import ResultCache, Stored
+from .pipeline.result_cache import ResultCache, Stored, result_key
 from .pipeline.run_timeline import RunTimeline, TimelineOutline
 from .pipeline.timeline import Timeline
 from .remote import RemoteMirror, is_remote, local_path
@@ -268,7 +271,15 @@ class RunStore:
             def keep(rank: int, piece: Timeline) -> None:
                 self._pieces.keep((run.name, read.signature, rank), stored_piece(rank, read, piece))
 
-            return build_timeline(read, keep)
+            executor = self._executor.get()
+            if still_written(read.signature) or not on_workers(read, executor, self.trace_cache):
+                return build_timeline(read, keep)  # here (a live run's pieces are not stored)
+
+            def entry(rank: int) -> str:
+                return result_key(f"timeline:{rank}", read.signature, self.result_cache.settings)
+
+            root = str(self.trace_cache.root)
+            return build_timeline_on(executor, read, root, self.max_file_bytes, entry, keep)
 
         found = self.derived(run, "timeline", build, wait_s)
 

@@ -38,12 +38,13 @@ from ..analysis.ranks import collective_waits_by_rank
 from ..analysis.rules import find_all
 from ..analysis.what_if import WhatIfStep, what_if_step
 from ..discovery import Run
-from ..executor import shares_disk, submit_alone
+from ..executor import submit_alone
 from ..ingest.cache import TraceCache
 from .rank_summary import (
     DeviceSeries,
     RankSummary,
     TraceRef,
+    on_workers,
     opened,
     rank_breakdowns,
     rank_summaries,
@@ -57,11 +58,6 @@ from .read import RunTables
 from .steps import rank_steps, timer_steps
 
 logger = logging.getLogger(__name__)
-
-# Below this many ranks with traces a run is analysed in this process: a few ranks' summaries
-# are small, and the worker processes cost more than they save (a cold `tb-perf analyze` of
-# the 4-rank demo run: 1.15 s through the workers, 0.80 s here).
-MIN_RANKS_ON_WORKERS = 16
 
 
 def step_breakdowns(tables: RunTables) -> list[StepBreakdown]:
@@ -287,12 +283,9 @@ def analysis_of(
     and this process receives the finished analysis only. Its memory then grows with what
     the analysis keeps (sums per rank and step), not with the summaries and the findings'
     transient work (at 1,024 ranks, about 100 MB of small objects left as fragmented heap).
-    Computed here instead for a run of fewer than MIN_RANKS_ON_WORKERS ranks with traces, on
-    Dask without the shared store (TB_PERF_STORE), on an unwritable cache, and when the
-    merge fails (its process lost)."""
-    ranks = sum(1 for _ in ranks_with_traces(tables))
-    on_workers = shares_disk(executor, cache.root) and cache.writable()
-    if ranks < MIN_RANKS_ON_WORKERS or not on_workers:
+    Computed here instead where `on_workers` says no (a few ranks, Dask without the shared
+    store, an unwritable cache) and when the merge fails (its process lost)."""
+    if not on_workers(tables, executor, cache):
         return analyze_run(run, tables, rank_summaries(run.path, tables), snapshots,
                            snapshot_warnings)  # fmt: skip
     cache_dir = str(cache.root)

@@ -5,15 +5,16 @@ origin, and the outline of them all (run_timeline.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..analysis.align import Alignment, Method
-from .read import RunTables
-from .run_timeline import TimelineOutline, outline
-from .steps import align_run, rank_steps
+from ..analysis.align import Alignment, Method, RankClockEvidence, align_ranks
+from .read import RunTables, TraceFile
+from .run_timeline import PieceOutline, TimelineOutline, outline
+from .steps import clock_evidence, rank_steps
 from .timeline import RankInput, Timeline, aligned_steps, rank_first_start, step_durations
 from .windows import gap_threshold_ns
 
@@ -42,37 +43,66 @@ def rank_input(tables: RunTables, rank: int, alignment: Alignment) -> RankInput:
     )  # fmt: skip
 
 
+@dataclass
+class RankClock:
+    """What the run's clock alignment, origin and window gap need of one rank, on its own
+    clock: a few numbers and its collectives, made where its traces are (a worker's
+    `rank_timeline.rank_clock_task`, or here)."""
+
+    evidence: RankClockEvidence
+    first_start: int | None  # its first span, trace slice or counter sample
+    steps: list[tuple[int, int, int]]  # (step, start, end)
+
+
+def rank_clock(tables: RunTables, rank: int, traces: list[TraceFile]) -> RankClock:
+    """The rank's clock facts from `tables` (the run's, or the rank's own) and `traces`, its
+    traces."""
+    found = rank_input(tables, rank, Alignment(rank, Method.NONE))
+    return RankClock(clock_evidence(tables, rank, traces), rank_first_start(found), found.steps)
+
+
+def run_clock(clocks: Iterable[RankClock]) -> tuple[dict[int, Alignment], int, int]:
+    """Each rank's alignment, the run's origin (its first event, on rank 0's clock) and the gap
+    that ends a window (from every rank's steps), from the ranks' clocks in rank order, taken
+    one at a time: of each, only its first start and steps are kept (alignment maps times in
+    order, so the first start maps to the first aligned time)."""
+    kept: dict[int, tuple[int | None, list[tuple[int, int, int]]]] = {}
+
+    def evidence() -> Iterator[RankClockEvidence]:
+        for clock in clocks:
+            kept[clock.evidence.rank] = (clock.first_start, clock.steps)
+            yield clock.evidence
+
+    alignments = align_ranks(evidence())
+    firsts = [
+        int(alignments[rank].apply(np.int64(first)))
+        for rank, (first, _) in kept.items()
+        if first is not None
+    ]
+    steps = {
+        rank: aligned_steps(RankInput(rank, alignments[rank], steps=own))
+        for rank, (_, own) in kept.items()
+    }
+    origin = min(firsts) if firsts else 0
+    return alignments, origin, gap_threshold_ns(step_durations(steps))
+
+
 def build_timeline(tables: RunTables, keep: Callable[[int, Timeline], None]) -> TimelineOutline:
-    """The run's timeline, one rank's piece at a time (each handed to `keep`, which stores
-    it, then dropped), on the run's origin and window gap; returns the outline. Each rank's
-    input is made when its turn comes, in each of the two passes: holding every rank's
-    inputs would hold every rank's traces open."""
-    alignments = align_run(tables)
+    """The run's timeline in this process, in two passes over the ranks (their clocks, then
+    their pieces), each rank's input made when its turn comes (holding every rank's would
+    hold every rank's traces open); each piece is handed to `keep`, which stores it, then
+    dropped. Returns the outline."""
+    alignments, origin, gap = run_clock(
+        rank_clock(tables, rank, traces) for rank, traces in tables.rank_traces()
+    )
 
-    def inputs() -> Iterator[RankInput]:
+    def shares() -> Iterator[PieceOutline]:
         for rank, _ in tables.rank_traces():
-            yield rank_input(tables, rank, alignments.get(rank, Alignment(rank, Method.NONE)))
+            piece = rank_piece(rank_input(tables, rank, alignments[rank]), origin, gap)
+            keep(rank, piece)
+            yield PieceOutline.of(rank, piece)
 
-    origin, gap = run_origin_and_gap(inputs())
-
-    def pieces() -> Iterator[tuple[int, Timeline]]:
-        for found in inputs():
-            piece = rank_piece(found, origin, gap)
-            keep(found.rank, piece)
-            yield found.rank, piece
-
-    return outline(origin, gap, pieces())
-
-
-def run_origin_and_gap(inputs: Iterable[RankInput]) -> tuple[int, int]:
-    """The run's origin (its first event, on rank 0's clock) and the gap that ends a window
-    (from every rank's steps), taking the ranks' inputs one at a time."""
-    firsts, steps = [], {}
-    for found in inputs:
-        firsts.append(rank_first_start(found))
-        steps[found.rank] = aligned_steps(found)
-    known = [f for f in firsts if f is not None]
-    return (min(known) if known else 0), gap_threshold_ns(step_durations(steps))
+    return outline(origin, gap, shares())
 
 
 def rank_piece(rank: RankInput, origin_ns: int, gap_ns: int) -> Timeline:

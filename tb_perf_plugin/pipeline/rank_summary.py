@@ -32,6 +32,7 @@ from ..analysis.kernels import DeviceMetrics, device_metrics, kernel_rows, trace
 from ..analysis.memory import RankMemory
 from ..analysis.operators import merge_operator_rows, named_operator_events, operator_rows
 from ..analysis.trace_memory import trace_rank_memory
+from ..executor import shares_disk
 from ..ingest.cache import DEFAULT_MAX_FILE_BYTES, TraceCache
 from ..ingest.readers import FileKind
 from ..ingest.tables import Kind
@@ -39,6 +40,12 @@ from .read import RunTables, TraceFile
 from .steps import steps_or_profiler_steps, timer_steps
 
 logger = logging.getLogger(__name__)
+
+# Below this many ranks with traces a run's per-rank work (its analysis, its timeline) is done
+# in this process: a few ranks' shares are small, and the worker processes cost more than they
+# save (a cold `tb-perf analyze` of the 4-rank demo run: 1.15 s through the workers, 0.80 s
+# here).
+MIN_RANKS_ON_WORKERS = 16
 
 MIN_TRACED_FRACTION = 0.9  # a step is broken down when a trace covers this much of it
 
@@ -316,6 +323,14 @@ def rank_summaries(run_path: str, tables: RunTables) -> Iterator[RankSummary]:
         finally:
             for trace in traces:
                 trace.release_pages()
+
+
+def on_workers(tables: RunTables, executor: concurrent.futures.Executor, cache: TraceCache) -> bool:
+    """Whether the run's per-rank work goes to `executor`'s workers: it has enough ranks with
+    traces, the workers write the store this process reads (a local pool; Dask on the shared
+    store) and the store can be written."""
+    ranks = sum(1 for _ in ranks_with_traces(tables))
+    return ranks >= MIN_RANKS_ON_WORKERS and shares_disk(executor, cache.root) and cache.writable()
 
 
 def ranks_with_traces(tables: RunTables) -> Iterator[tuple[int, list[TraceFile]]]:

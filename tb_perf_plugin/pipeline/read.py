@@ -130,6 +130,21 @@ class RunTables:
         ranks |= set(self.system["rank"].unique().tolist())
         return sorted(ranks | set(self.steps["rank"].unique().tolist()))
 
+    def of_rank(self, rank: int) -> RunTables:
+        """The rank's records of this run (its spans, steps, samples and metadata) without any
+        trace: what a worker is sent, with its traces' references, to make that rank's share
+        of a view (pipeline/rank_timeline.py)."""
+
+        def own(table: pd.DataFrame) -> pd.DataFrame:
+            return table[table["rank"] == rank].reset_index(drop=True)
+
+        meta = self.rank_meta.get(rank)
+        return RunTables(
+            self.signature[:0], own(self.spans), own(self.steps),
+            rank_meta={rank: meta} if meta is not None else {},
+            memory=own(self.memory), system=own(self.system), gpus=own(self.gpus),
+        )  # fmt: skip
+
     def rank_traces(self) -> Iterator[tuple[int, list[TraceFile]]]:
         """Each rank, in order, with its traces; once the next rank comes, the pages the last
         one's traces had read are dropped from this process (`TraceTables.release_pages`), so

@@ -22,6 +22,8 @@ cannot be read is a miss (one warning) and is computed and stored again.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import io
 import json
 import logging
@@ -32,7 +34,7 @@ import shutil
 import sys
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +48,15 @@ from .cache_keys import entry_name, still_written
 from .read import TraceFile
 
 logger = logging.getLogger(__name__)
+
+# A run's traces, in its order: its whole list, or those of some ranks by their index in it (a
+# worker storing one rank's timeline piece)
+RunTraces = Sequence[TraceFile] | Mapping[int, TraceFile]
+
+
+def _indexed(traces: RunTraces) -> Mapping[int, TraceFile]:
+    return traces if isinstance(traces, Mapping) else dict(enumerate(traces))
+
 
 DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 1e6)
 _ALIGN = 64  # out-of-band buffers start at multiples of this (numpy's widest alignment need)
@@ -84,9 +95,9 @@ class _ResultUnpickler(pickle.Unpickler):
     build objects of those, never run code of its choosing; the run's trace tables by
     index."""
 
-    def __init__(self, data: bytes, buffers: list[memoryview], traces: Sequence[TraceFile]):
+    def __init__(self, data: bytes, buffers: list[memoryview], traces: RunTraces):
         super().__init__(io.BytesIO(data), buffers=buffers)
-        self._traces = traces
+        self._traces = _indexed(traces)
 
     def find_class(self, module: str, name: str) -> Any:
         listed = (module, name) in _GLOBALS or module.startswith(_MODULES)
@@ -100,7 +111,7 @@ class _ResultUnpickler(pickle.Unpickler):
     def persistent_load(self, pid: Any) -> Any:
         if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "trace":
             index = pid[1]
-            if isinstance(index, int) and 0 <= index < len(self._traces):
+            if isinstance(index, int) and index in self._traces:
                 return self._traces[index].tables
         raise _RefusedGlobal(f"persistent id {repr(pid)[:200]}")
 
@@ -108,11 +119,9 @@ class _ResultUnpickler(pickle.Unpickler):
 class _ResultPickler(pickle.Pickler):
     """Writes the run's trace tables as their index (`persistent_load` gives them back)."""
 
-    def __init__(
-        self, file: Any, traces: Sequence[TraceFile], buffers: list[pickle.PickleBuffer]
-    ) -> None:
+    def __init__(self, file: Any, traces: RunTraces, buffers: list[pickle.PickleBuffer]) -> None:
         super().__init__(file, protocol=5, buffer_callback=buffers.append)
-        self._trace_index = {t.path: i for i, t in enumerate(traces)}
+        self._trace_index = {t.path: i for i, t in _indexed(traces).items()}
 
     def persistent_id(self, obj: Any) -> Any:
         if isinstance(obj, TraceTables):
@@ -211,7 +220,14 @@ def _decoded_dataclass(cls: Any, state: dict[str, Any], coded: list[str]) -> Any
 def result_key(kind: str, signature: tuple, settings: tuple = ()) -> str:
     """The entry of a result: its kind, run version and reading settings, this code, and the
     libraries its pickle is made of."""
-    return entry_name(kind, signature, settings, np.__version__, pd.__version__)
+    return entry_name(kind, _version(signature), settings, np.__version__, pd.__version__)
+
+
+@functools.lru_cache(maxsize=4)
+def _version(signature: tuple) -> str:
+    """A run version's digest, made once per version rather than once per result of it (each
+    rank's timeline piece is one: hashing a 1,024-file signature per rank took 1.1 s)."""
+    return hashlib.sha256(repr(signature).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -248,7 +264,7 @@ class ResultCache:
         self.counts = CacheCounts()
         self._lock = threading.Lock()
 
-    def load(self, kind: str, signature: tuple, traces: Sequence[TraceFile]) -> Stored | None:
+    def load(self, kind: str, signature: tuple, traces: RunTraces) -> Stored | None:
         """The stored result of `kind` for this run version, None on a miss."""
         entry = self.root / result_key(kind, signature, self.settings)
         if not entry.is_dir():
@@ -265,20 +281,31 @@ class ResultCache:
         self._count("hits")
         return Stored(result)
 
-    def store(
-        self, kind: str, signature: tuple, result: Any, traces: Sequence[TraceFile]
-    ) -> Stored | None:
+    def store(self, kind: str, signature: tuple, result: Any, traces: RunTraces) -> Stored | None:
         """Store `result` and load it back as a restart will (memory-mapped, read-only: the
         one form results are served in); None where it is not stored (a live run's, one that
         cannot be pickled, an unwritable cache)."""
         if still_written(signature):
             return None
         entry = self.root / result_key(kind, signature, self.settings)
+        if not self.store_as(entry.name, kind, result, traces):
+            return None
+        try:
+            return Stored(_read_entry(entry, traces))
+        except Exception as exc:  # evicted meanwhile, or a result this loader refuses
+            logger.warning("tb_perf: %s result not served from the cache (%s)", kind, exc)
+            return None
+
+    def store_as(self, name: str, kind: str, result: Any, traces: RunTraces) -> bool:
+        """Store `result` (of `kind`) as the entry `name` (`result_key`, computed by whoever
+        knows the run version: a worker storing a rank's piece is handed the name); False
+        where it is not stored."""
+        entry = self.root / name
         try:
             self.root.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{entry.name}.", dir=self.root))
         except OSError:
-            return None
+            return False
         try:
             _write_entry(staging, result, traces)
             os.replace(staging, entry)
@@ -286,21 +313,17 @@ class ResultCache:
             shutil.rmtree(staging, ignore_errors=True)
             if not entry.is_dir():  # else another process stored it first
                 logger.debug("tb_perf: %s result not cached (%s)", kind, exc)
-                return None
+                return False
         self._count("stored")
         evict_lru(self.root, self.max_bytes)
-        try:
-            return Stored(_read_entry(entry, traces))
-        except Exception as exc:  # evicted meanwhile, or a result this loader refuses
-            logger.warning("tb_perf: %s result not served from the cache (%s)", kind, exc)
-            return None
+        return True
 
     def _count(self, what: str) -> None:
         with self._lock:
             setattr(self.counts, what, getattr(self.counts, what) + 1)
 
 
-def _write_entry(folder: Path, result: Any, traces: Sequence[TraceFile]) -> None:
+def _write_entry(folder: Path, result: Any, traces: RunTraces) -> None:
     buffers: list[pickle.PickleBuffer] = []
     data = io.BytesIO()
     _ResultPickler(data, traces, buffers).dump(result)
@@ -316,7 +339,7 @@ def _write_entry(folder: Path, result: Any, traces: Sequence[TraceFile]) -> None
     (folder / "buffers.json").write_text(json.dumps(index))
 
 
-def _read_entry(folder: Path, traces: Sequence[TraceFile]) -> Any:
+def _read_entry(folder: Path, traces: RunTraces) -> Any:
     index = json.loads((folder / "buffers.json").read_text())
     data = (folder / "result.pickle").read_bytes()
     with open(folder / "buffers.bin", "rb") as file:

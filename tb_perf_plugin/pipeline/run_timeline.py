@@ -50,20 +50,40 @@ class TimelineOutline:
         ]
 
 
-def outline(origin_ns: int, gap_ns: int, pieces: Iterable[tuple[int, Timeline]]) -> TimelineOutline:
-    """The outline of pieces built on one origin and gap (consumed one at a time: each may be
-    dropped once its share is taken)."""
+@dataclass
+class PieceOutline:
+    """A rank's share of the outline: what `outline` takes of its piece (a worker that builds
+    the piece sends this, not the piece)."""
+
+    rank: int
+    end: int
+    alignments: dict[int, Alignment]
+    lanes: list[Lane]
+    rank_steps: dict[int, list[tuple[int, int, int]]]
+    windows: list[Window]
+    n_events: int
+    names: list[str]
+
+    @classmethod
+    def of(cls, rank: int, piece: Timeline) -> PieceOutline:
+        return cls(rank, piece.end, piece.alignments, piece.lanes, piece.rank_steps,
+                   piece.windows, piece.n_events, piece.names)  # fmt: skip
+
+
+def outline(origin_ns: int, gap_ns: int, shares: Iterable[PieceOutline]) -> TimelineOutline:
+    """The outline of pieces built on one origin and gap, from their shares in rank order
+    (consumed one at a time: each piece may be dropped once its share is taken)."""
     found = TimelineOutline(origin_ns, gap_ns, 0, {}, [], {}, [], 0)
     ids: dict[str, int] = {}
-    for rank, piece in pieces:
-        found.end = max(found.end, piece.end)
-        found.alignments.update(piece.alignments)
-        found.lanes += piece.lanes
-        found.rank_steps.update(piece.rank_steps)
-        found.windows += piece.windows
-        found.n_events += piece.n_events
-        found.rank_names[rank] = np.array(
-            [ids.setdefault(name, len(ids)) for name in piece.names], dtype=np.int32
+    for share in shares:
+        found.end = max(found.end, share.end)
+        found.alignments.update(share.alignments)
+        found.lanes += share.lanes
+        found.rank_steps.update(share.rank_steps)
+        found.windows += share.windows
+        found.n_events += share.n_events
+        found.rank_names[share.rank] = np.array(
+            [ids.setdefault(name, len(ids)) for name in share.names], dtype=np.int32
         )
     found.names = list(ids)
     found.windows = joined_windows(found.windows)

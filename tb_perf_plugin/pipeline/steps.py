@@ -4,7 +4,7 @@ how each rank's clock maps to rank 0's (docs/ALIGNMENT.md)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import numpy as np
 
@@ -103,19 +103,22 @@ def clock_to_rank0(tables: RunTables, rank: int) -> Callable[[np.ndarray], np.nd
     return sync.apply if sync is not None else np.asarray
 
 
+def clock_evidence(tables: RunTables, rank: int, traces: list[TraceFile]) -> RankClockEvidence:
+    """What the rank offers for its clock's alignment: its clock sync, collectives and step
+    starts (of `traces`, its traces)."""
+    meta = tables.rank_meta.get(rank)
+    steps = rank_steps(tables, rank, traces)
+    return RankClockEvidence(
+        rank,
+        clock_sync=meta.clock_sync if meta is not None else None,
+        collectives=_collective_instances(traces) or None,
+        step_starts={s: a for s, (a, _) in steps.items()} or None,
+    )
+
+
 def align_run(tables: RunTables) -> dict[int, Alignment]:
     """Every rank's alignment to the lowest rank's clock, from each rank's evidence made as
     its turn comes (`align_ranks` keeps the reference's only)."""
-
-    def evidence() -> Iterator[RankClockEvidence]:
-        for rank, traces in tables.rank_traces():
-            meta = tables.rank_meta.get(rank)
-            steps = rank_steps(tables, rank, traces)
-            yield RankClockEvidence(
-                rank,
-                clock_sync=meta.clock_sync if meta is not None else None,
-                collectives=_collective_instances(traces) or None,
-                step_starts={s: a for s, (a, _) in steps.items()} or None,
-            )
-
-    return align_ranks(evidence())
+    return align_ranks(
+        clock_evidence(tables, rank, traces) for rank, traces in tables.rank_traces()
+    )

@@ -21,7 +21,7 @@ from tb_perf_plugin.errors import ExecutorUnavailable, Unreadable
 from tb_perf_plugin.ingest import cache as cache_module
 from tb_perf_plugin.ingest.readers import FileKind, read_timeline_file
 from tb_perf_plugin.ingest.transfer import pack, parse_packed, unpack
-from tb_perf_plugin.pipeline import analyze
+from tb_perf_plugin.pipeline import analyze, rank_summary
 from tb_perf_plugin.plugin import TbPerfPlugin
 from tb_perf_plugin.store import RunStore
 
@@ -101,7 +101,7 @@ def test_with_the_shared_store_the_workers_parse_summarize_and_merge(
     analyses nothing itself, and answers as the local executor does."""
     store_dir = tmp_path / "store"
     monkeypatch.setenv("TB_PERF_STORE", str(store_dir))
-    monkeypatch.setattr(analyze, "MIN_RANKS_ON_WORKERS", 1)  # the demo run has 2 ranks
+    monkeypatch.setattr(rank_summary, "MIN_RANKS_ON_WORKERS", 1)  # the demo run has 2 ranks
     local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
     expected = _answers(local)
     local.close()

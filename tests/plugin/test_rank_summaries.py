@@ -1,12 +1,14 @@
 """The run's analysis done by pool workers (a task per rank's summary, one merging them)
 answers every analysis route exactly as when the serving process computes it itself (the
-path of a Dask cluster or an unwritable cache):
+path of a Dask cluster without the shared store, or an unwritable cache):
 on the demo runs, the V100 ResNet-50 sample runs (kernels, GPU summaries) and four ranks of
-the scale benchmark's NCCL run (collectives, a straggler)."""
+the scale benchmark's NCCL run (collectives, a straggler); with TB_PERF_SOAK=1, its whole
+256-rank run."""
 
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import sys
 from pathlib import Path
@@ -60,14 +62,19 @@ def _answers(store: RunStore) -> dict[str, Any]:
     return out
 
 
+SOAK = os.environ.get("TB_PERF_SOAK") == "1"
+
+
 def _logdirs(tmp_path: Path, shared_data: Path, resnet_logdir: Path) -> list[Path]:
-    return [REPO / "sample_runs", resnet_logdir, scale.generate(4, tmp_path / "scale")]
+    # the soak: the benchmark's own 256-rank run (generated once, where the benchmark keeps it)
+    scale_run = scale.generate(256) if SOAK else scale.generate(4, tmp_path / "scale")
+    return [REPO / "sample_runs", resnet_logdir, scale_run]
 
 
 @pytest.fixture(autouse=True)
 def _on_workers_from_one_rank(monkeypatch):
     """The runs here have a few ranks: analysed on the workers all the same."""
-    monkeypatch.setattr(analyze, "MIN_RANKS_ON_WORKERS", 1)
+    monkeypatch.setattr(rank_summary, "MIN_RANKS_ON_WORKERS", 1)
 
 
 @pytest.fixture
@@ -98,7 +105,7 @@ def test_workers_summaries_answer_every_route_as_the_serving_process(
         handed_over = tmp_path / f"p{index}" / rank_summary.SUMMARIES
         assert handed_over.is_dir() and not list(handed_over.iterdir())  # each taken, removed
         with monkeypatch.context() as patched:
-            patched.setattr(analyze, "shares_disk", lambda executor, root: False)
+            patched.setattr(rank_summary, "shares_disk", lambda executor, root: False)
             here = RunStore(str(logdir), executor="process", cache_dir=str(tmp_path / f"h{index}"))
             try:
                 by_server = _answers(here)

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from tb_perf_plugin.analysis.align import Alignment, Method
-from tb_perf_plugin.pipeline.lanes import build_timeline, rank_input, run_origin_and_gap
+from tb_perf_plugin.pipeline.lanes import build_timeline, rank_clock, rank_input, run_clock
 from tb_perf_plugin.pipeline.result_cache import result_key
 from tb_perf_plugin.pipeline.run_timeline import RunTimeline
 from tb_perf_plugin.pipeline.steps import align_run
-from tb_perf_plugin.pipeline.timeline import Timeline, tiles
-from tb_perf_plugin.pipeline.windows import Window, joined_windows
+from tb_perf_plugin.pipeline.timeline import Timeline, step_durations, tiles
+from tb_perf_plugin.pipeline.windows import Window, gap_threshold_ns, joined_windows
 from tb_perf_plugin.store import PieceCache, RunStore
 
 SAMPLE_RUNS = Path(__file__).resolve().parents[2] / "sample_runs"
@@ -84,15 +84,22 @@ def test_pieces_answer_as_one_timeline_of_every_rank(tmp_path, run_name):
 
 
 def test_origin_and_gap_are_found_without_building_the_pieces(tmp_path):
+    """The ranks' clock facts (a few numbers and their collectives, what a worker sends for
+    its rank) give the alignments, the run's origin and the window gap of the whole
+    timeline."""
     store = RunStore(str(SAMPLE_RUNS), cache_dir=str(tmp_path))
     try:
         tables = store.tables(store.find_run("ddp_traced"))
     finally:
         store.close()
     inputs = _inputs(tables)
-    origin, gap = run_origin_and_gap(inputs.values())
+    alignments, origin, gap = run_clock(
+        rank_clock(tables, rank, traces) for rank, traces in tables.rank_traces()
+    )
     whole = Timeline(list(inputs.values()))
+    assert alignments == align_run(tables) == whole.alignments
     assert origin == whole.origin_ns
+    assert gap == gap_threshold_ns(step_durations(whole.rank_steps))
     assert [Timeline([i], origin, gap).origin_ns for i in inputs.values()] == [origin] * 2
 
 
