@@ -18,6 +18,7 @@ use, not at import or in constructors.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import functools
 import multiprocessing
@@ -25,7 +26,7 @@ import os
 import sys
 import threading
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -305,6 +306,34 @@ def submit_alone(
     if isinstance(executor, ProcessPool):
         return executor.submit_alone(fn, *args)
     return executor.submit(fn, *args)
+
+
+def parallelism(executor: concurrent.futures.Executor) -> int:
+    """How many tasks `executor` runs at once: its workers (a Dask cluster's threads, as it
+    has them now), 1 for the inline executor."""
+    if isinstance(executor, ProcessPool):
+        return executor._max_workers
+    if isinstance(executor, DaskExecutor):
+        return max(1, sum(executor._client.nthreads().values()))
+    return max(1, getattr(executor, "_max_workers", 1))
+
+
+def submitted_ahead(
+    executor: concurrent.futures.Executor,
+    calls: Iterable[tuple[Callable[..., Any], tuple]],
+) -> Iterator[concurrent.futures.Future]:
+    """The futures of `calls` ((function, arguments) each), in order, each call submitted (its
+    arguments made: `calls` is consumed lazily) when it comes within twice the executor's
+    parallelism of the one taken. A run's per-rank tasks then hold a window of ranks'
+    arguments, not every rank's at once (which left the serving process 60 MB larger, as
+    fragments, after a 256-rank timeline), and the workers never wait for work."""
+    window = 2 * parallelism(executor) + 1
+    pending: collections.deque[concurrent.futures.Future] = collections.deque()
+    for fn, args in calls:
+        pending.append(executor.submit(fn, *args))
+        if len(pending) >= window:
+            yield pending.popleft()
+    yield from pending
 
 
 def shares_disk(executor: concurrent.futures.Executor, cache_root: os.PathLike | str) -> bool:

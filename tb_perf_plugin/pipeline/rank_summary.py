@@ -32,7 +32,7 @@ from ..analysis.kernels import DeviceMetrics, device_metrics, kernel_rows, trace
 from ..analysis.memory import RankMemory
 from ..analysis.operators import merge_operator_rows, named_operator_events, operator_rows
 from ..analysis.trace_memory import trace_rank_memory
-from ..executor import shares_disk
+from ..executor import shares_disk, submitted_ahead
 from ..ingest.cache import DEFAULT_MAX_FILE_BYTES, TraceCache
 from ..ingest.readers import FileKind
 from ..ingest.tables import Kind
@@ -281,19 +281,19 @@ def stored_summaries(
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
 ) -> dict[int, str]:
     """Each rank with traces' summary file (`stored_rank_summary`), one task per rank on
-    `executor` (its tasks map the traces from the trace cache in `cache_dir`); a rank whose
+    `executor`, a window of ranks ahead (`submitted_ahead`; its tasks map the traces from the
+    trace cache in `cache_dir`); a rank whose
     task failed (its worker lost, say) is left out, for the merge to compute. Hand-off files
     a dead process left are removed first."""
     _remove_stale(os.path.join(cache_dir, SUMMARIES))
-    futures = {
-        rank: executor.submit(
-            stored_rank_summary, cache_dir, max_file_bytes, run_path, rank, trace_refs(traces),
-            timer_steps(tables, rank),
-        )
-        for rank, traces in ranks_with_traces(tables)
-    }  # fmt: skip
+    ranks = list(ranks_with_traces(tables))
+    futures = submitted_ahead(executor, (
+        (stored_rank_summary, (cache_dir, max_file_bytes, run_path, rank, trace_refs(traces),
+                               timer_steps(tables, rank)))
+        for rank, traces in ranks
+    ))  # fmt: skip
     stored = {}
-    for rank, future in futures.items():
+    for (rank, _), future in zip(ranks, futures, strict=True):
         try:
             stored[rank] = future.result()
         except Exception as exc:  # the merge computes it again: a bug of ours raises there

@@ -15,6 +15,7 @@ import logging
 from collections.abc import Callable, Iterator
 
 from ..analysis.align import Alignment
+from ..executor import submitted_ahead
 from ..ingest.cache import TraceCache
 from .lanes import RankClock, rank_clock, rank_input, rank_piece, run_clock
 from .rank_summary import TraceRef, opened, trace_refs
@@ -76,7 +77,8 @@ def build_timeline_on(
 ) -> TimelineOutline:
     """The run's timeline made by `executor`'s workers (they write the store in `cache_dir`):
     one task per rank for its clock facts, then one per rank for its piece, stored as
-    `entry(rank)`; the outline merged here from the pieces' shares, in rank order. A rank
+    `entry(rank)`, each submitted a window of ranks ahead (`submitted_ahead`); the outline
+    merged here from the pieces' shares, in rank order. A rank
     whose task fails is made here (its piece handed to `keep`, as `lanes.build_timeline`
     does)."""
     ranks = tables.ranks
@@ -91,35 +93,31 @@ def build_timeline_on(
         indices = [index for index, _ in traces[rank]]
         return list(zip(indices, trace_refs(own(rank)), strict=True))
 
-    clock_tasks = {
-        rank: executor.submit(
-            rank_clock_task, cache_dir, max_file_bytes, tables.of_rank(rank), rank,
-            trace_refs(own(rank)),
-        )
+    clock_tasks = submitted_ahead(executor, (
+        (rank_clock_task, (cache_dir, max_file_bytes, tables.of_rank(rank), rank,
+                           trace_refs(own(rank))))
         for rank in ranks
-    }  # fmt: skip
+    ))  # fmt: skip
 
     def clocks() -> Iterator[RankClock]:
-        for rank in ranks:
+        for rank, task in zip(ranks, clock_tasks, strict=True):
             try:
-                yield clock_tasks.pop(rank).result()
+                yield task.result()
             except Exception as exc:  # made here: a bug of ours raises here too
                 logger.warning("tb_perf: rank %d's clock task failed (%s)", rank, exc)
                 yield rank_clock(tables, rank, own(rank))
 
     alignments, origin, gap = run_clock(clocks())
-    piece_tasks = {
-        rank: executor.submit(
-            rank_piece_task, cache_dir, max_file_bytes, tables.of_rank(rank), rank,
-            indexed_refs(rank), (alignments[rank], origin, gap), entry(rank),
-        )
+    piece_tasks = submitted_ahead(executor, (
+        (rank_piece_task, (cache_dir, max_file_bytes, tables.of_rank(rank), rank,
+                           indexed_refs(rank), (alignments[rank], origin, gap), entry(rank)))
         for rank in ranks
-    }  # fmt: skip
+    ))  # fmt: skip
 
     def shares() -> Iterator[PieceOutline]:
-        for rank in ranks:
+        for rank, task in zip(ranks, piece_tasks, strict=True):
             try:
-                yield piece_tasks.pop(rank).result()
+                yield task.result()
             except Exception as exc:
                 logger.warning("tb_perf: rank %d's timeline task failed (%s)", rank, exc)
                 piece = rank_piece(rank_input(tables, rank, alignments[rank]), origin, gap)
