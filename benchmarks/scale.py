@@ -1,6 +1,6 @@
 """A many-rank run through the local process pool and through a Dask LocalCluster.
 
-    python benchmarks/scale.py [--ranks 256] [--workers 1,2] [--skip-dask] [--json]
+    python benchmarks/scale.py [--ranks 256] [--workers 1,2] [--kinds process,dask] [--json]
 
 The run: the real NCCL trace of ../shared/data (HolisticTraceAnalysis' nccl_data.json.gz,
 9.8 MB of JSON, 40,573 events, 3 profiler steps), laid end to end twice (6 steps), once per
@@ -161,19 +161,24 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     # Worker processes must not inherit stdout: the parent reads it to the end (run_child).
     stdout = os.dup(1)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    cluster = client = None
+    host = client = None
     executor = "process"
     if kind == "dask":
+        import multiprocessing
+
         import distributed
 
-        cluster = distributed.LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-            memory_limit=0,
-        )  # fmt: skip
-        client = distributed.Client(cluster)
+        # the cluster in a process of its own, as a cluster's scheduler is: a LocalCluster
+        # runs its scheduler in the process that makes it, whose memory (every task's state)
+        # would be counted as the serving process'
+        spawn = multiprocessing.get_context("spawn")
+        addresses, stop = spawn.Queue(), spawn.Event()
+        host = spawn.Process(target=host_cluster, args=(workers, addresses, stop))
+        host.start()
+        address = addresses.get(timeout=120)
+        client = distributed.Client(address)
         idle = client.run(_status)
-        executor = cluster.scheduler_address.replace("tcp://", "dask://")
+        executor = address.replace("tcp://", "dask://")
     else:
         os.environ["TB_PERF_WORKERS"] = str(workers)
     cache_dir = tempfile.mkdtemp(prefix="scale-")  # the run's parsed tables: GBs, removed below
@@ -230,11 +235,26 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     }
     service.close()
     shutil.rmtree(cache_dir, ignore_errors=True)
-    if client is not None:
+    if client is not None and host is not None:
         client.close()
-        cluster.close()
+        stop.set()
+        host.join(timeout=60)
     os.dup2(stdout, 1)
     return result
+
+
+def host_cluster(workers: int, addresses: Any, stop: Any) -> None:
+    """In a process of its own: a Dask LocalCluster of `workers` single-threaded worker
+    processes, its scheduler's address put on `addresses`, closed when `stop` is set."""
+    import distributed
+
+    with distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+        memory_limit=0,
+    ) as cluster:  # fmt: skip
+        addresses.put(cluster.scheduler_address)
+        stop.wait()
 
 
 def _tiles(service: Any, run_name: str, meta: dict[str, Any]) -> list[float]:
@@ -281,7 +301,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ranks", type=int, default=256)
     parser.add_argument("--workers", default="1,2", help="worker counts, comma-separated")
-    parser.add_argument("--skip-dask", action="store_true")
+    parser.add_argument("--kinds", default="process,dask", help="executors, comma-separated")
     parser.add_argument("--timeout", type=float, default=1200)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -300,7 +320,7 @@ def main() -> int:
     print(f"one rank  : parse {single.call_s:.2f} s, working set {rank_set / MB:.0f} MB "
           f"(added peak RSS), process peak {single.hwm_end / MB:.0f} MB")  # fmt: skip
 
-    kinds = ["process"] + ([] if args.skip_dask else ["dask"])
+    kinds = args.kinds.split(",")
     counts = [int(n) for n in args.workers.split(",")]
     results: dict[str, dict[int, Any]] = {}
     ok = True
