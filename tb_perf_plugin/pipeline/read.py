@@ -75,6 +75,7 @@ class TraceFile:
 
     @property
     def world_size(self) -> int | None:
+        """The job's size as its distributedInfo says."""
         if isinstance(self.source, TraceTables):
             return self.source.meta.world_size
         return self.source.world_size
@@ -140,7 +141,7 @@ class RunTables:
 
         meta = self.rank_meta.get(rank)
         return RunTables(
-            self.signature[:0], own(self.spans), own(self.steps),
+            (), own(self.spans), own(self.steps),
             rank_meta={rank: meta} if meta is not None else {},
             memory=own(self.memory), system=own(self.system), gpus=own(self.gpus),
         )  # fmt: skip
