@@ -12,7 +12,8 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 from ..analysis.align import Alignment
 from ..executor import submitted_ahead
@@ -25,6 +26,8 @@ from .run_timeline import PieceOutline, TimelineOutline, outline
 from .timeline import Timeline
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 def rank_clock_task(
@@ -99,29 +102,35 @@ def build_timeline_on(
         for rank in ranks
     ))  # fmt: skip
 
-    def clocks() -> Iterator[RankClock]:
-        for rank, task in zip(ranks, clock_tasks, strict=True):
-            try:
-                yield task.result()
-            except Exception as exc:  # made here: a bug of ours raises here too
-                logger.warning("tb_perf: rank %d's clock task failed (%s)", rank, exc)
-                yield rank_clock(tables, rank, own(rank))
-
-    alignments, origin, gap = run_clock(clocks())
+    alignments, origin, gap = run_clock(
+        done_or_here(ranks, clock_tasks, "clock", lambda rank: rank_clock(tables, rank, own(rank)))
+    )
     piece_tasks = submitted_ahead(executor, (
         (rank_piece_task, (cache_dir, max_file_bytes, tables.of_rank(rank), rank,
                            indexed_refs(rank), (alignments[rank], origin, gap), entry(rank)))
         for rank in ranks
     ))  # fmt: skip
 
-    def shares() -> Iterator[PieceOutline]:
-        for rank, task in zip(ranks, piece_tasks, strict=True):
-            try:
-                yield task.result()
-            except Exception as exc:
-                logger.warning("tb_perf: rank %d's timeline task failed (%s)", rank, exc)
-                piece = rank_piece(rank_input(tables, rank, alignments[rank]), origin, gap)
-                keep(rank, piece)
-                yield PieceOutline.of(rank, piece)
+    def piece_here(rank: int) -> PieceOutline:
+        piece = rank_piece(rank_input(tables, rank, alignments[rank]), origin, gap)
+        keep(rank, piece)
+        return PieceOutline.of(rank, piece)
 
-    return outline(origin, gap, shares())
+    shares = done_or_here(ranks, piece_tasks, "timeline", piece_here)
+    return outline(origin, gap, shares)
+
+
+def done_or_here(
+    ranks: list[int],
+    tasks: Iterable[concurrent.futures.Future[T]],
+    what: str,
+    here: Callable[[int], T],
+) -> Iterator[T]:
+    """Each rank's task's result, in rank order; a rank whose task failed (its worker lost,
+    say) made by `here` instead, with a log line."""
+    for rank, task in zip(ranks, tasks, strict=True):
+        try:
+            yield task.result()
+        except Exception as exc:  # made here: a bug of ours raises here too
+            logger.warning("tb_perf: rank %d's %s task failed (%s)", rank, what, exc)
+            yield here(rank)
