@@ -53,7 +53,7 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 1e6)
 DEFAULT_MAX_FILE_BYTES = 4 << 30
-EVICTED_TOO_SOON_NS = 600 * 10**9  # an entry evicted within this of its last use: too small
+IN_USE_NS = 600 * 10**9  # an entry used this recently is not evicted (its run is in use)
 _TABLES = ("slices", "memory")
 
 
@@ -296,18 +296,19 @@ class TraceCache:
         return True
 
     def evict(self) -> None:
-        """Remove least-recently-used entries until the cache is under its size cap; warn
-        (once) when that removes entries used minutes ago: the cap is smaller than the runs
-        being read, whose traces would then be parsed again at every read."""
-        removed = evict_lru(self.traces_dir, self.max_bytes)
-        if any(used > time.time_ns() - EVICTED_TOO_SOON_NS for used in removed):
+        """Remove least-recently-used entries until the cache is under its size cap, but none
+        used in the last IN_USE_NS: a run bigger than the cap stays whole while it is read and
+        shown (evicted under it, its traces were parsed again at every open). Warn (once)
+        when that keeps the cache over its cap."""
+        used_since = time.time_ns() - IN_USE_NS
+        if evict_lru(self.traces_dir, self.max_bytes, used_since) > self.max_bytes:
             with TraceCache._warn_lock:
                 if not TraceCache._warned_too_small:
                     TraceCache._warned_too_small = True
                     logger.warning(
                         "tb_perf: the trace cache (%s, %d MB) is smaller than the runs being "
-                        "read: traces read minutes ago were evicted and will be parsed again; "
-                        "raise TB_PERF_CACHE_MAX_MB",
+                        "read: it holds them beyond its cap while they are used; raise "
+                        "TB_PERF_CACHE_MAX_MB",
                         self.traces_dir, self.max_bytes // 1_000_000,
                     )  # fmt: skip
 

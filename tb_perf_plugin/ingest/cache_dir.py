@@ -46,10 +46,11 @@ def default_cache_dir() -> Path:
     return Path(base) / "tb-perf"
 
 
-def evict_lru(folder: Path, max_bytes: int) -> list[int]:
+def evict_lru(folder: Path, max_bytes: int, keep_used_since_ns: int = 0) -> int:
     """Remove the least recently used entries (sub-folders; those starting with "." are
-    being written) of `folder` until their files take at most `max_bytes`; the last-use times
-    (ns since the epoch) of those removed."""
+    being written) of `folder` until their files take at most `max_bytes`, never one used
+    since `keep_used_since_ns` (ns since the epoch: the runs being read are not evicted under
+    themselves, which would parse or build them again at every use); the bytes left."""
     try:
         entries = [
             (p.stat().st_mtime_ns, _dir_bytes(p), p)
@@ -57,16 +58,14 @@ def evict_lru(folder: Path, max_bytes: int) -> list[int]:
             if p.is_dir() and not p.name.startswith(".")
         ]
     except OSError:
-        return []
+        return 0
     total = sum(size for _, size, _ in entries)
-    removed = []
     for used, size, entry in sorted(entries):
-        if total <= max_bytes:
+        if total <= max_bytes or used >= keep_used_since_ns:
             break
         shutil.rmtree(entry, ignore_errors=True)
         total -= size
-        removed.append(used)
-    return removed
+    return total
 
 
 def _dir_bytes(path: Path) -> int:

@@ -34,6 +34,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..ingest.cache import IN_USE_NS
 from ..ingest.cache_dir import default_cache_dir, evict_lru
 from ..ingest.tables import TraceTables
 from .cache_keys import entry_name, still_written
@@ -315,7 +317,7 @@ class ResultCache:
                 logger.debug("tb_perf: %s result not cached (%s)", kind, exc)
                 return False
         self._count("stored")
-        evict_lru(self.root, self.max_bytes)
+        evict_lru(self.root, self.max_bytes, time.time_ns() - IN_USE_NS)  # as the trace cache
         return True
 
     def _count(self, what: str) -> None:

@@ -3,6 +3,7 @@ import logging
 import os
 import re
 import shutil
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -71,7 +72,11 @@ def test_least_recently_used_entries_are_evicted(tmp_path, trace, shared_data):
     cache.read(trace)
     first_size = sum(f.stat().st_size for f in (cache.traces_dir / cache_key(trace)).iterdir())
     cache.max_bytes = int(first_size * 1.5)  # room for one entry only
-    cache.read(str(other))
+    cache.read(str(other))  # the first was used just now: kept past the cap (a run in use)
+    assert len(list(cache.traces_dir.iterdir())) == 2
+    an_hour_ago = time.time() - 3600
+    os.utime(cache.traces_dir / cache_key(trace), (an_hour_ago, an_hour_ago))
+    cache.evict()  # as the next entry stored does: what was not used for an hour goes
     assert [p.name for p in cache.traces_dir.iterdir()] == [cache_key(str(other))]
 
 
@@ -188,8 +193,9 @@ def test_a_damaged_entry_is_parsed_again(tmp_path, trace, caplog, damage):
 
 
 def test_a_cache_smaller_than_the_runs_read_says_so_once(tmp_path, trace, caplog, monkeypatch):
-    """Evicting a trace read moments ago (a cap smaller than the runs being read: each read
-    parses them all again) is one warning naming the setting; a fitting cache says nothing."""
+    """A cap smaller than the runs being read: the traces in use stay past it (evicted, each
+    read would parse them all again), with one warning naming the setting; a fitting cache
+    says nothing."""
     monkeypatch.setattr(cache_module.TraceCache, "_warned_too_small", False)
     other = tmp_path / "other.pt.trace.json.gz"
     shutil.copyfile(trace, other)

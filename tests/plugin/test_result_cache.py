@@ -9,6 +9,8 @@ import os
 import pickle
 import shutil
 import sys
+import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -180,13 +182,23 @@ def test_an_unwritable_cache_still_answers(tmp_path):
     store.close()
 
 
-def test_entries_past_the_size_cap_are_evicted(tmp_path):
+def test_entries_past_the_size_cap_are_evicted_once_out_of_use(tmp_path):
+    """Entries used in the last 10 minutes stay past the cap (a run bigger than the cache,
+    being shown: its pieces would be built again at every use); older ones are evicted."""
     cache = ResultCache(tmp_path, max_bytes=3_000_000)
+
+    def entries() -> list[Path]:
+        return [p for p in (tmp_path / "results").iterdir() if not p.name.startswith(".")]
+
     for i in range(4):
         cache.store("kind", ((f"f{i}", i, i, False),), np.arange(200_000), [])  # 1.6 MB each
-    left = [p for p in (tmp_path / "results").iterdir() if not p.name.startswith(".")]
-    assert len(left) == 1
-    assert cache.load("kind", (("f3", 3, 3, False),), []) is not None
+    assert len(entries()) == 4
+    an_hour_ago = time.time() - 3600
+    for entry in entries():
+        os.utime(entry, (an_hour_ago, an_hour_ago))
+    cache.store("kind", (("f4", 4, 4, False),), np.arange(200_000), [])
+    assert len(entries()) == 1
+    assert cache.load("kind", (("f4", 4, 4, False),), []) is not None
     shutil.rmtree(tmp_path / "results")
 
 
