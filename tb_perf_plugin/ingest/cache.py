@@ -218,18 +218,25 @@ class TraceCache:
         the cache, `read`), else its tables (an unwritable cache)."""
         key = cache_key(path, kind)
         tables = self._read(key, path, kind, max_file_bytes)
-        return self._found(path, kind, key, tables, max_file_bytes).stored or tables
+        return self._stored(path, kind, key, tables, max_file_bytes) or tables
 
     def _found(
         self, path: str, kind: FileKind, key: str, tables: TraceTables, max_file_bytes: int
     ) -> TraceRead:
-        stored = None
-        if tables.mapping is not None or (self.traces_dir / key).is_dir():
-            stored = CachedTrace(
-                str(self.root), key, path, kind, max_file_bytes, len(tables.slices["start"]),
-                len(tables.memory["ts"]), tables.meta.world_size,
-            )  # fmt: skip
+        stored = self._stored(path, kind, key, tables, max_file_bytes)
         return TraceRead(path, kind, tables, stored=stored)
+
+    def _stored(
+        self, path: str, kind: FileKind, key: str, tables: TraceTables, max_file_bytes: int
+    ) -> CachedTrace | None:
+        """Where the cache keeps `tables` (read from `path`, under `key`); None if it does not
+        (they could not be stored)."""
+        if tables.mapping is None and not (self.traces_dir / key).is_dir():
+            return None
+        return CachedTrace(
+            str(self.root), key, path, kind, max_file_bytes, len(tables.slices["start"]),
+            len(tables.memory["ts"]), tables.meta.world_size,
+        )  # fmt: skip
 
     def _cached(self, key: str, path: str) -> TraceTables | None:
         """The stored tables of `path` under `key` (`cache_key`), memory-mapped; None on a

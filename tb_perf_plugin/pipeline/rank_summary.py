@@ -282,9 +282,8 @@ def stored_summaries(
 ) -> dict[int, str]:
     """Each rank with traces' summary file (`stored_rank_summary`), one task per rank on
     `executor`, a window of ranks ahead (`submitted_ahead`; its tasks map the traces from the
-    trace cache in `cache_dir`); a rank whose
-    task failed (its worker lost, say) is left out, for the merge to compute. Hand-off files
-    a dead process left are removed first."""
+    trace cache in `cache_dir`); a rank whose task failed (its worker lost, say) is left out,
+    for the merge to compute. Hand-off files a dead process left are removed first."""
     _remove_stale(os.path.join(cache_dir, SUMMARIES))
     ranks = list(ranks_with_traces(tables))
     futures = submitted_ahead(executor, (
