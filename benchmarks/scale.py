@@ -2,6 +2,11 @@
 
     python benchmarks/scale.py [--ranks 256] [--workers 1,2] [--kinds process,dask] [--json]
 
+Kinds: `process` (the local pool), `dask` (a LocalCluster on the shared store: a directory),
+`dask-file` and `dask-s3` (the store at a URL, no disk shared: a file:// URL through fsspec,
+or S3 served by moto in a process of its own; the workers and the serving process have cache
+directories of their own, the serving process fetches what it shows).
+
 The run: the real NCCL trace of ../shared/data (HolisticTraceAnalysis' nccl_data.json.gz,
 9.8 MB of JSON, 40,573 events, 3 profiler steps), laid end to end twice (6 steps), once per
 rank, each copy with its own rank in `distributedInfo` and its own clock skew
@@ -14,7 +19,7 @@ $TB_PERF_BENCH_DIR/scale<N>/.
 Each configuration is one fresh process (benchmarks/_measure.py) that builds a RunStore on a
 fresh cache and times, in the serving process, what a user opening the run waits for:
   tables    every trace parsed by the executor's workers into the store (the cache directory;
-            with Dask, the shared store TB_PERF_STORE: a LocalCluster's workers share this disk)
+            with Dask, the store TB_PERF_STORE: this disk, or a URL)
   overview  the first Overview: its summary, the findings and the rank heatmap
   timeline  the Timeline's meta (its levels built)
   tiles     TILES tile requests of TILE_LANES lanes (whole ranks picked at random) over random
@@ -148,10 +153,18 @@ def _rss_split() -> dict[str, int]:
 
 
 def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, Any]:
-    """In the child: read the run with `workers` workers of `kind` (process | dask)."""
+    """In the child: read the run with `workers` workers of `kind` (KINDS)."""
     # a fresh cache that holds the whole run: the default cap (4 GB) is less than 1,024 ranks'
     # tables, and evicting the run's own entries while it is read measures the eviction
     os.environ.setdefault("TB_PERF_CACHE_MAX_MB", str(CACHE_MAX_MB))
+    work = Path(tempfile.mkdtemp(prefix="scale-"))  # caches and store: GBs, removed below
+    cluster_env: dict[str, str] = {}
+    s3_host = None
+    if kind == "dask-s3":  # before fsspec is imported: it reads FSSPEC_S3_* then
+        s3_host, cluster_env = _s3_store()
+        os.environ.update(cluster_env)
+    if kind == "dask-file":
+        cluster_env = {"TB_PERF_CACHE_DIR": str(work / "workers")}
     from tb_perf_plugin.store import RunStore
     from tb_perf_plugin.views.findings import findings
     from tb_perf_plugin.views.overview import summary
@@ -163,7 +176,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     host = client = None
     executor = "process"
-    if kind == "dask":
+    if kind.startswith("dask"):
         import multiprocessing
 
         import distributed
@@ -173,7 +186,7 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         # would be counted as the serving process'
         spawn = multiprocessing.get_context("spawn")
         addresses, stop = spawn.Queue(), spawn.Event()
-        host = spawn.Process(target=host_cluster, args=(workers, addresses, stop))
+        host = spawn.Process(target=host_cluster, args=(workers, addresses, stop, cluster_env))
         host.start()
         address = addresses.get(timeout=120)
         client = distributed.Client(address)
@@ -181,10 +194,13 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         executor = address.replace("tcp://", "dask://")
     else:
         os.environ["TB_PERF_WORKERS"] = str(workers)
-    cache_dir = tempfile.mkdtemp(prefix="scale-")  # the run's parsed tables: GBs, removed below
-    if kind == "dask":  # the shared store: the cluster's workers mount it at the same path
-        os.environ["TB_PERF_STORE"] = cache_dir
-    service = RunStore(logdir, executor=executor, cache_dir=cache_dir)
+    cache_dir = str(work / "cache")  # the serving process' (and a local pool's)
+    store = {"dask": cache_dir, "dask-file": (work / "store").as_uri(),
+             "dask-s3": "s3://tb-perf-store/scale"}.get(kind)  # fmt: skip
+    os.environ["TB_PERF_CACHE_DIR"] = cache_dir
+    if store is not None:  # the store: the cluster's workers write it
+        os.environ["TB_PERF_STORE"] = store
+    service = RunStore(logdir, executor=executor)
     run = service.find_run(run_name)
     phases: dict[str, dict[str, float]] = {}
 
@@ -207,8 +223,10 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     meta = phase("timeline", lambda: timeline_meta(service, run_name, wait_s=None))
     tile_s = phase("tiles", lambda: _tiles(service, run_name, meta))
     held = _rss_split()  # what the serving process holds at the end
-    store_bytes = sum(p.stat().st_size for p in Path(cache_dir).rglob("*") if p.is_file())
-    if kind == "dask":
+    at_url = store is not None and "://" in store
+    fetched = _bytes_in(Path(cache_dir))  # with a URL store, what the serving process copied
+    store_bytes = _store_bytes(store) if at_url else fetched
+    if kind.startswith("dask"):
         peaks = [
             {"peak": after["VmHWM"], "idle": idle[address]["VmRSS"]}
             for address, after in client.run(_status).items()
@@ -227,26 +245,76 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
         "ranks": len(tables.ranks),
         "events": meta["events"],
         "straggler": _straggler_found(overview[1], heatmap),
-        "table_bytes": sum(sum(c.nbytes for c in t.tables.slices.values()) for t in tables.traces),
+        "slices": sum(t.slices for t in tables.traces),
         "warnings": tables.warnings[:3],
         "held": held,
         "store_bytes": store_bytes,
+        "fetched_bytes": fetched if at_url else None,
         "workers": peaks,
     }
     service.close()
-    shutil.rmtree(cache_dir, ignore_errors=True)
     if client is not None and host is not None:
         client.close()
         stop.set()
         host.join(timeout=60)
+    if s3_host is not None:
+        s3_host.terminate()
+    shutil.rmtree(work, ignore_errors=True)
     os.dup2(stdout, 1)
     return result
 
 
-def host_cluster(workers: int, addresses: Any, stop: Any) -> None:
+def _bytes_in(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def _store_bytes(url: str) -> int:
+    import fsspec
+
+    fs, root = fsspec.core.url_to_fs(url)
+    return int(fs.du(root))
+
+
+def _s3_store() -> tuple[Any, dict[str, str]]:
+    """An S3 API (moto's server, in a process of its own: it holds every object in memory)
+    with the bucket tb-perf-store; the process and what reaches it (endpoint, credentials)."""
+    import multiprocessing
+
+    spawn = multiprocessing.get_context("spawn")
+    endpoints = spawn.Queue()
+    process = spawn.Process(target=host_s3, args=(endpoints,), daemon=True)
+    process.start()
+    endpoint = endpoints.get(timeout=120)
+    env = {"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
+           "AWS_DEFAULT_REGION": "us-east-1", "FSSPEC_S3_ENDPOINT_URL": endpoint}  # fmt: skip
+    return process, env
+
+
+def host_s3(endpoints: Any) -> None:
+    """In a process of its own: moto's S3 server on a free port, with the bucket made."""
+    import threading
+
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    endpoint = f"http://{host}:{port}"
+    boto3.client("s3", endpoint_url=endpoint, aws_access_key_id="bench",
+                 aws_secret_access_key="bench", region_name="us-east-1",
+                 ).create_bucket(Bucket="tb-perf-store")  # fmt: skip
+    endpoints.put(endpoint)
+    threading.Event().wait()  # until terminated
+
+
+def host_cluster(workers: int, addresses: Any, stop: Any, env: dict[str, str]) -> None:
     """In a process of its own: a Dask LocalCluster of `workers` single-threaded worker
-    processes, its scheduler's address put on `addresses`, closed when `stop` is set."""
+    processes (their environment: this one's and `env`), its scheduler's address put on
+    `addresses`, closed when `stop` is set."""
     import distributed
+
+    os.environ.update(env)
 
     with distributed.LocalCluster(
         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
@@ -348,7 +416,7 @@ def main() -> int:
             phases = out["phases"]
             print(
                 f"{kind:7s} x{workers}: {out['traces']} traces, {out['events']:,} events, "
-                f"{out['table_bytes'] / MB:.0f} MB of tables; worker peaks "
+                f"{out['slices']:,} slices; worker peaks "
                 + ", ".join(f"{p / MB:.0f}" for p in worker_peaks)
                 + f" MB ({', '.join(f'+{a / MB:.0f}' for a in above)} MB above idle)"
                 + f" [{'ok' if bounded else 'MISSED'}: <= 2 x one rank]"
@@ -359,7 +427,13 @@ def main() -> int:
                 f"    serving peak {serving_peak / MB:.0f} MB overall, at the end "
                 f"{out['held']['anonymous'] / MB:.0f} MB anonymous + "
                 f"{out['held']['file'] / MB:.0f} MB mapped files; store "
-                f"{out['store_bytes'] / MB:,.0f} MB on disk; tile p95 "
+                f"{out['store_bytes'] / MB:,.0f} MB"
+                + (
+                    f" (fetched by the serving process: {out['fetched_bytes'] / MB:,.0f} MB)"
+                    if out["fetched_bytes"] is not None
+                    else ""
+                )  # fmt: skip
+                + f"; tile p95 "
                 f"{out['tile_p95_s'] * 1e3:.0f} ms over {out['tiles']}; straggler found: "
                 f"{out['straggler']}"
             )

@@ -268,7 +268,7 @@ def _fill_cache(run: str, logdir: str | None, executor: str | None) -> int:
         store.close()
     emit(
         f"{name}: {len(tables.traces)} trace file(s), {timeline.n_events} events, "
-        f"ranks {sorted(timeline.alignments)}; cached in {store.trace_cache.root}"
+        f"ranks {sorted(timeline.alignments)}; cached in {store.trace_cache.location}"
     )
     for warning in tables.warnings:
         print(f"warning: {warning}", file=sys.stderr)

@@ -9,10 +9,10 @@ is retired for a fresh one when a worker holds more than 1 GiB after a task (one
 memory goes back to the system) and replaced when a worker dies (the OOM killer), retrying
 that worker's files once.
 Local executors share this process' disk, so their tasks leave parsed traces in the trace cache,
-and so do Dask workers when the cache is the shared store (`TB_PERF_STORE`, a directory they
-mount at the same path); other Dask workers return the tables packed (`ingest.transfer`) and
+and so do Dask workers when the cache is the store (`TB_PERF_STORE`: a directory they mount at
+the same path, or a URL); other Dask workers return the tables packed (`ingest.transfer`) and
 only this process caches them: `ingest.cache.TraceCache.read_all` makes that choice
-(`shares_disk`), so its callers only hand it the executor. Executors are created on first
+(`shares_store`), so its callers only hand it the executor. Executors are created on first
 use, not at import or in constructors.
 """
 
@@ -32,6 +32,7 @@ from typing import Any
 
 from .errors import ExecutorUnavailable, Unreadable
 from .ingest.cache_dir import STORE_ENV, shared_store, store_problem
+from .ingest.url_store import is_url
 
 LOCAL_KINDS = ("process", "thread", "inline")
 KINDS = (*LOCAL_KINDS, "dask://HOST:PORT")
@@ -336,14 +337,18 @@ def submitted_ahead(
     yield from pending
 
 
-def shares_disk(executor: concurrent.futures.Executor, cache_root: os.PathLike | str) -> bool:
-    """Whether tasks on `executor` can write the cache at `cache_root` that this process reads:
-    a local executor's can; a Dask cluster's when `cache_root` is the shared store
-    (TB_PERF_STORE)."""
+def shares_store(executor: concurrent.futures.Executor, location: str) -> bool:
+    """Whether tasks on `executor` write the caches at `location` (a directory or a store URL)
+    that this process reads: a local executor's do; a Dask cluster's when `location` is the
+    store (TB_PERF_STORE)."""
     if not isinstance(executor, DaskExecutor):
         return True
     store = shared_store()
-    return store is not None and os.path.realpath(store) == os.path.realpath(cache_root)
+    if store is None:
+        return False
+    if is_url(store):
+        return store.rstrip("/") == location.rstrip("/")
+    return os.path.realpath(store) == os.path.realpath(location)
 
 
 def check_kind(kind: str) -> str:

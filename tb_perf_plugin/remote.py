@@ -18,7 +18,6 @@ it answers again.
 from __future__ import annotations
 
 import contextlib
-import datetime
 import hashlib
 import json
 import logging
@@ -34,13 +33,13 @@ from typing import Any
 from .discovery import is_tfevents_name, is_trace_candidate
 from .ingest.cache_dir import default_cache_dir
 from .ingest.readers import DROPPED_SUFFIXES, is_snapshot_name
+from .ingest.url_store import modified_ns
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_REMOTE_MAX_MB", "16384")) * 1e6)
 _URL = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+)://")
 _USERINFO = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+://)[^/@]*@")
-_TIME_KEYS = ("mtime", "LastModified", "last_modified", "updated", "modified", "created")
 _MANIFEST = ".tb_perf_mirror.json"
 _CHUNK = 1 << 20
 
@@ -80,25 +79,6 @@ def _safe_relative(root: str, path: str) -> str | None:
     if any(part in ("", ".", "..") or "\\" in part or "\0" in part for part in parts):
         return None
     return relative
-
-
-def _modified_ns(info: dict[str, Any]) -> int | None:
-    """The file's modification time from an fsspec listing entry, in ns since the epoch (each
-    filesystem names it differently), or None if it gives none."""
-    for key in _TIME_KEYS:
-        value = info.get(key)
-        if isinstance(value, datetime.datetime):
-            if value.tzinfo is None:
-                value = value.replace(tzinfo=datetime.timezone.utc)
-            return int(value.timestamp() * 1e9)
-        if isinstance(value, (int, float)) and value > 0:  # s, ms or ns since the epoch
-            return int(value * (1e9 if value < 1e11 else 1e6 if value < 1e14 else 1))
-        if isinstance(value, str):
-            try:
-                return int(datetime.datetime.fromisoformat(value).timestamp() * 1e9)
-            except ValueError:
-                continue
-    return None
 
 
 class RemoteMirror:
@@ -170,7 +150,7 @@ class RemoteMirror:
         for path, info in sorted(listing.items()):
             relative = _safe_relative(root, path)
             if relative is not None and _mirrored(relative) and info.get("type") != "directory":
-                remote[relative] = (path, int(info.get("size") or 0), _modified_ns(info))
+                remote[relative] = (path, int(info.get("size") or 0), modified_ns(info))
         self._make_root()
         versions = self._load_versions()
         budget, left_out, failed = self.max_bytes, [], []
@@ -254,7 +234,7 @@ class RemoteMirror:
         os.replace(partial, os.path.join(self.local_root, _MANIFEST))
 
 
-def _copy(fs: Any, path: str, target: str, size: int, modified_ns: int | None) -> None:
+def _copy(fs: Any, path: str, target: str, size: int, modified: int | None) -> None:
     """`size` bytes of the remote file into `target` (written aside, then renamed), with the
     remote's modification time, so a file still being written looks live here too."""
     os.makedirs(os.path.dirname(target), exist_ok=True)
@@ -270,8 +250,8 @@ def _copy(fs: Any, path: str, target: str, size: int, modified_ns: int | None) -
                             break
                         out.write(chunk)
                         left -= len(chunk)
-        if modified_ns is not None:
-            os.utime(partial, ns=(modified_ns, modified_ns))
+        if modified is not None:
+            os.utime(partial, ns=(modified, modified))
         os.replace(partial, target)
     except BaseException:
         with contextlib.suppress(OSError):

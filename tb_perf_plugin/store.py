@@ -278,7 +278,7 @@ class RunStore:
             def entry(rank: int) -> str:
                 return result_key(f"timeline:{rank}", read.signature, self.result_cache.settings)
 
-            root = str(self.trace_cache.root)
+            root = self.trace_cache.location
             return build_timeline_on(executor, read, root, self.max_file_bytes, entry, keep)
 
         found = self.derived(run, "timeline", build, wait_s)

@@ -17,6 +17,11 @@ takes, follow the traces in use, not the run's ranks.
 Callers make one call, read-through: `TraceCache.read` for one file (read here on a miss) and
 `TraceCache.read_all` for a run's files (each miss one task on an executor: a local one stores
 the tables itself, a remote one sends them back packed and they are stored here).
+
+A cache at a store URL (TB_PERF_STORE=s3://…, `url_store`) keeps its entries in this process'
+local cache directory and in the store: an entry made here is put there too, one missing here
+is fetched from there on open. Dask workers store into it, and `read_all` reads only the
+entries' metadata: the serving process copies the traces it opens, not the run.
 """
 
 from __future__ import annotations
@@ -43,11 +48,12 @@ from typing import Any
 import numpy as np
 
 from ..errors import Unreadable
-from ..executor import shares_disk
-from .cache_dir import default_cache_dir, evict_lru
+from ..executor import shares_store
+from .cache_dir import default_cache_dir, default_location, evict_lru
 from .readers import FileKind, read_timeline_file, reader_version
 from .tables import TraceMeta, TraceTables
 from .transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
+from .url_store import StoreError, UrlStore, is_url
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +61,8 @@ DEFAULT_MAX_BYTES = int(float(os.environ.get("TB_PERF_CACHE_MAX_MB", "4096")) * 
 DEFAULT_MAX_FILE_BYTES = 4 << 30
 IN_USE_NS = 600 * 10**9  # an entry used this recently is not evicted (its run is in use)
 _TABLES = ("slices", "memory")
+_SECTION = "traces"  # the cache's folder, locally and in a store
+_META_FILE = "meta.json"
 
 
 ENTRY_FORMAT = 2  # 2: the columns in one file (1: a .npy file per column)
@@ -78,11 +86,24 @@ def cache_key(path: str, kind: FileKind = FileKind.KINETO) -> str:
 
 
 @dataclass(frozen=True)
+class TraceFacts:
+    """What a stored trace is known by without opening its tables: its metadata and rows."""
+
+    meta: TraceMeta
+    slices: int
+    memory_events: int
+
+    @staticmethod
+    def of(tables: TraceTables) -> TraceFacts:
+        return TraceFacts(tables.meta, len(tables.slices["start"]), len(tables.memory["ts"]))
+
+
+@dataclass(frozen=True)
 class CachedTrace:
     """Where the trace cache keeps a trace's tables, opened on use (`open`): how a run holds
     its traces, so that only the traces in use are mapped."""
 
-    root: str
+    location: str  # the cache's (`TraceCache.location`)
     key: str
     path: str
     kind: FileKind
@@ -96,7 +117,7 @@ class CachedTrace:
         """The tables, mapped (shared with whoever has them open). An entry gone since (evicted,
         deleted under a running server) is parsed again here and stored; `Unreadable` if the
         trace file is gone too."""
-        cache = TraceCache(self.root)
+        cache = TraceCache(self.location)
         tables = cache._cached(self.key, self.path)
         if tables is not None:
             return tables
@@ -111,21 +132,22 @@ class CachedTrace:
 
     def release_pages(self) -> None:
         """`TraceTables.release_pages` of the tables if they are open (never opens them)."""
-        tables = _OPEN.peek(str(TraceCache(self.root).traces_dir / self.key))
+        tables = _OPEN.peek(str(TraceCache(self.location).traces_dir / self.key))
         if tables is not None:
             tables.release_pages()
 
 
 @dataclass(frozen=True)
 class TraceRead:
-    """One file's outcome in `TraceCache.read_all`: its tables, or why there are none, and
-    where the cache keeps them (None: it could not store them; they are in memory)."""
+    """One file's outcome in `TraceCache.read_all`: its metadata and what to hold it by (where
+    the cache keeps it; its tables where the cache could not store them), or why there are
+    none."""
 
     path: str
     kind: FileKind
-    tables: TraceTables | None
+    meta: TraceMeta | None
+    held: CachedTrace | TraceTables | None
     error: Unreadable | OSError | None = None
-    stored: CachedTrace | None = None
 
 
 class TraceCache:
@@ -137,10 +159,14 @@ class TraceCache:
     _warn_lock = threading.Lock()
 
     def __init__(
-        self, cache_dir: str | os.PathLike | None = None, max_bytes: int = DEFAULT_MAX_BYTES
+        self, location: str | os.PathLike | None = None, max_bytes: int = DEFAULT_MAX_BYTES
     ) -> None:
-        self.root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-        self.traces_dir = self.root / "traces"
+        """`location`: a cache directory or a store URL (default: `default_location`); what
+        tasks on other processes are handed to open the same cache."""
+        self.location = str(location) if location is not None else default_location()
+        self.url_store = UrlStore.at(self.location) if is_url(self.location) else None
+        self.root = default_cache_dir() if self.url_store is not None else Path(self.location)
+        self.traces_dir = self.root / _SECTION
         self.max_bytes = max_bytes
 
     def read(
@@ -165,53 +191,45 @@ class TraceCache:
         max_file_bytes: int,
         executor: concurrent.futures.Executor,
     ) -> Iterator[TraceRead]:
-        """The tables of each (path, kind) of `files`, as each is ready: those in the cache
-        first (opened one at a time, as they are taken), then one executor task per other
-        file, in the order they finish. A task on a local executor stores the tables in the
-        cache and this process memory-maps them; one on a remote executor (Dask: another disk,
-        maybe) sends them back packed, stored here. A file's own failure (`Unreadable`,
+        """Each (path, kind) of `files` as each is ready: those in the cache first (their
+        metadata read, the tables left unopened), then one executor task per other file, in
+        the order they finish. A task on an executor that shares the cache (a local one; Dask
+        on the store) stores the tables and tells their `TraceFacts`; one on another Dask
+        cluster sends them back packed, stored here. A file's own failure (`Unreadable`,
         OSError) is its TraceRead's `error`; the executor's (`ExecutorUnavailable`) is
         raised."""
-        local = shares_disk(executor, self.root)
+        shared = shares_store(executor, self.location)
         pending: dict[concurrent.futures.Future, tuple[str, FileKind, str]] = {}
-
-        def submit(path: str, kind: FileKind, key: str) -> None:
-            task = (
-                (ingest_to_cache, path, str(self.root), max_file_bytes, kind)
-                if local
-                else (parse_packed, path, max_file_bytes, kind, DEFAULT_MAX_RESULT_BYTES)
-            )
-            pending[executor.submit(*task)] = (path, kind, key)
-
-        cached: list[tuple[str, FileKind, str]] = []
         for path, kind in files:
             try:
                 key = cache_key(path, kind)
             except OSError:
-                yield TraceRead(path, kind, None, Unreadable("disappeared while reading"))
+                yield TraceRead(path, kind, None, None, Unreadable("disappeared while reading"))
                 continue
-            if (self.traces_dir / key).is_dir():
-                cached.append((path, kind, key))
-            else:
-                submit(path, kind, key)
-        for path, kind, key in cached:
-            tables = self._cached(key, path)
-            if tables is None:  # damaged (one warning), or evicted since: parsed again
-                submit(path, kind, key)
+            facts = self.facts(key, path)
+            if facts is not None:
+                yield self._held(path, kind, key, facts, max_file_bytes)
                 continue
-            yield self._found(path, kind, key, tables, max_file_bytes)
+            task = (
+                (ingest_to_cache, path, self.location, max_file_bytes, kind)
+                if shared
+                else (parse_packed, path, max_file_bytes, kind, DEFAULT_MAX_RESULT_BYTES)
+            )
+            pending[executor.submit(*task)] = (path, kind, key)
         for future in concurrent.futures.as_completed(pending):
             path, kind, key = pending[future]
             try:
                 result = future.result()
                 if isinstance(result, bytes):
-                    tables = self._keep(key, path, _unpacked(result, path))
-                else:  # None: the task stored them (else it sends them back, unstored)
-                    tables = result or self.read(path, kind, max_file_bytes)
+                    result = _unpacked(result, path)
+                if isinstance(result, TraceTables):  # not stored by the task: stored here
+                    tables = self._keep(key, path, result)
+                    stored = self._stored(path, kind, key, tables, max_file_bytes)
+                    yield TraceRead(path, kind, tables.meta, stored or tables)
+                else:
+                    yield self._held(path, kind, key, result, max_file_bytes)
             except (Unreadable, OSError) as exc:
-                yield TraceRead(path, kind, None, exc)
-                continue
-            yield self._found(path, kind, key, tables, max_file_bytes)
+                yield TraceRead(path, kind, None, None, exc)
 
     def held(self, path: str, kind: FileKind, max_file_bytes: int) -> TraceTables | CachedTrace:
         """What a process holds of the trace at `path`: where the cache keeps it (read through
@@ -220,11 +238,19 @@ class TraceCache:
         tables = self._read(key, path, kind, max_file_bytes)
         return self._stored(path, kind, key, tables, max_file_bytes) or tables
 
-    def _found(
-        self, path: str, kind: FileKind, key: str, tables: TraceTables, max_file_bytes: int
+    def _held(
+        self, path: str, kind: FileKind, key: str, facts: TraceFacts, max_file_bytes: int
     ) -> TraceRead:
-        stored = self._stored(path, kind, key, tables, max_file_bytes)
-        return TraceRead(path, kind, tables, stored=stored)
+        trace = self._trace(path, kind, key, facts, max_file_bytes)
+        return TraceRead(path, kind, facts.meta, trace)
+
+    def _trace(
+        self, path: str, kind: FileKind, key: str, facts: TraceFacts, max_file_bytes: int
+    ) -> CachedTrace:
+        return CachedTrace(
+            self.location, key, path, kind, max_file_bytes, facts.slices, facts.memory_events,
+            facts.meta.world_size,
+        )  # fmt: skip
 
     def _stored(
         self, path: str, kind: FileKind, key: str, tables: TraceTables, max_file_bytes: int
@@ -233,10 +259,29 @@ class TraceCache:
         (they could not be stored)."""
         if tables.mapping is None and not (self.traces_dir / key).is_dir():
             return None
-        return CachedTrace(
-            str(self.root), key, path, kind, max_file_bytes, len(tables.slices["start"]),
-            len(tables.memory["ts"]), tables.meta.world_size,
-        )  # fmt: skip
+        return self._trace(path, kind, key, TraceFacts.of(tables), max_file_bytes)
+
+    def facts(self, key: str, path: str) -> TraceFacts | None:
+        """The `TraceFacts` of the entry `key` (of the trace at `path`) from its metadata file,
+        here or in the store; None if neither has it (or it is unreadable: parsed again)."""
+        try:
+            local = self.traces_dir / key / _META_FILE
+            if local.is_file():
+                saved: bytes | str | None = local.read_text()
+            elif self.url_store is not None:
+                saved = self.url_store.read_entry_file(_SECTION, key, _META_FILE)
+            else:
+                return None
+        except StoreError:  # it warned
+            return None
+        except OSError as exc:
+            logger.warning("tb_perf: cache entry for %s unreadable (%s); re-parsing", path, exc)
+            return None
+        try:
+            return None if saved is None else _facts(json.loads(saved), path)
+        except (ValueError, KeyError, TypeError) as exc:
+            logger.warning("tb_perf: cache entry for %s unreadable (%s); re-parsing", path, exc)
+            return None
 
     def _cached(self, key: str, path: str) -> TraceTables | None:
         """The stored tables of `path` under `key` (`cache_key`), memory-mapped; None on a
@@ -245,7 +290,7 @@ class TraceCache:
         mapped = _OPEN.get(str(entry))
         if mapped is not None:
             return mapped
-        if not entry.is_dir():
+        if not entry.is_dir() and not self._fetched(key, path):
             return None
         try:
             tables = _read_entry(entry, path)
@@ -255,30 +300,64 @@ class TraceCache:
             return None
         return _OPEN.add(str(entry), tables)
 
+    def published(self, key: str) -> bool:
+        """Whether the entry `key` is where other processes look: in the store, if the cache
+        has one (unreachable: False)."""
+        try:
+            return self.url_store is None or self.url_store.has_entry(_SECTION, key)
+        except OSError:
+            return False
+
+    def _fetched(self, key: str, path: str) -> bool:
+        """Whether the entry `key` was copied here from the store (none: False)."""
+        if self.url_store is None:
+            return False
+        try:
+            return self.url_store.fetch_entry(_SECTION, key, self.traces_dir)
+        except StoreError:  # it warned
+            return False
+        except OSError as exc:  # the local cache
+            logger.warning("tb_perf: %s: not fetched from the store (%s)", path, exc)
+            return False
+
     def _keep(self, key: str, path: str, tables: TraceTables) -> TraceTables:
         """Store `path`'s tables under `key`; the stored copy, memory-mapped, so the parsed
         arrays can be freed (the tables themselves where the cache cannot be written)."""
-        if not self.store(key, tables):
-            return tables
+        self.put_tables(key, tables)
         return self._cached(key, path) or tables
 
     def writable(self) -> bool:
-        """Whether entries can be stored; if not, the one warning. Executor tasks store
-        without warning (`ingest_to_cache`): a pool of N processes would warn N times."""
+        """Whether entries can be stored, here and in the store if there is one; if not, the
+        one warning. Executor tasks store without warning (`ingest_to_cache`): a pool of N
+        processes would warn N times."""
         try:
             self.traces_dir.mkdir(parents=True, exist_ok=True)
             with tempfile.TemporaryFile(dir=self.traces_dir):
-                return True
+                pass
         except OSError as exc:
             self._warn_unwritable(exc)
             return False
+        return self.url_store is None or self.url_store.writable()
 
     def put(self, path: str, kind: FileKind, tables: TraceTables) -> bool:
         """Cache `tables`, read elsewhere from the file at `path`, under that file's key, so
         the next read of it comes from the cache; False if the cache is not writable."""
-        return self.store(cache_key(path, kind), tables)
+        return self.put_tables(cache_key(path, kind), tables)
 
-    def store(self, key: str, tables: TraceTables, *, warn: bool = True) -> bool:
+    def put_tables(self, key: str, tables: TraceTables, *, warn: bool = True) -> bool:
+        """Store `tables` as the entry `key`, here and in the store if the cache has one;
+        whether it is there (a store that failed: one warning, the local entry kept)."""
+        if not self._put_local(key, tables, warn):
+            return False
+        if self.url_store is None:
+            return True
+        try:
+            self.url_store.put_entry(_SECTION, key, self.traces_dir / key)
+        except OSError:  # the store down (it warned), evicted here meanwhile
+            return False
+        return True
+
+    def _put_local(self, key: str, tables: TraceTables, warn: bool) -> bool:
         try:
             self.traces_dir.mkdir(parents=True, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=self.traces_dir))
@@ -288,7 +367,7 @@ class TraceCache:
                     "meta": dataclasses.asdict(tables.meta), "names": tables.names,
                     "columns": index,
                 }  # fmt: skip
-                (staging / "meta.json").write_text(json.dumps(meta))
+                (staging / _META_FILE).write_text(json.dumps(meta))
                 os.replace(staging, self.traces_dir / key)
             except OSError:
                 shutil.rmtree(staging, ignore_errors=True)
@@ -400,7 +479,7 @@ def _read_entry(entry: Path, path: str) -> TraceTables:
     """An entry's tables: its columns file mapped once, read-only, each column a view of it.
     A column the index places outside the file, or of a type never stored, makes the entry
     unreadable (ValueError): it is parsed again."""
-    saved = json.loads((entry / "meta.json").read_text())
+    saved = json.loads((entry / _META_FILE).read_text())
     meta = TraceMeta(**{**saved["meta"], "path": path})
     tables: dict[str, dict[str, np.ndarray]] = {table: {} for table in _TABLES}
     mapping = None
@@ -425,18 +504,26 @@ def _read_entry(entry: Path, path: str) -> TraceTables:
     return TraceTables(meta, names, tables["slices"], tables["memory"], mapping)
 
 
+def _facts(saved: dict[str, Any], path: str) -> TraceFacts:
+    """An entry's `TraceFacts` from its metadata file's contents (`saved`)."""
+    rows = {(c["table"], c["column"]): int(c["shape"][0]) for c in saved["columns"]}
+    meta = TraceMeta(**{**saved["meta"], "path": path})
+    return TraceFacts(meta, rows.get(("slices", "start"), 0), rows.get(("memory", "ts"), 0))
+
+
 def ingest_to_cache(
-    path: str, cache_dir: str | None, max_file_bytes: int, kind: FileKind = FileKind.KINETO
-) -> TraceTables | None:
-    """Executor task: parse `path`, a timeline file of `kind`, into the cache. Returns None when
-    the entry is on disk (the caller memory-maps it: nothing big crosses the process boundary),
-    else the tables (the caller warns about an unwritable cache: `TraceCache.writable`)."""
-    cache = TraceCache(cache_dir)
+    path: str, location: str, max_file_bytes: int, kind: FileKind = FileKind.KINETO
+) -> TraceFacts | TraceTables:
+    """Executor task: parse `path`, a timeline file of `kind`, into the cache at `location`.
+    Returns the stored trace's facts (nothing big crosses the process boundary), or its
+    tables where they could not be stored (the caller stores them, or warns)."""
+    cache = TraceCache(location)
     key = cache_key(path, kind)
-    if (cache.traces_dir / key).is_dir():
-        return None
+    facts = cache.facts(key, path)
+    if facts is not None and cache.published(key):
+        return facts
     tables = read_timeline_file(path, max_file_bytes, kind)
-    return None if cache.store(key, tables, warn=False) else tables
+    return TraceFacts.of(tables) if cache.put_tables(key, tables, warn=False) else tables
 
 
 def _unpacked(message: bytes, path: str) -> TraceTables:

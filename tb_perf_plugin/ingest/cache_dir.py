@@ -1,44 +1,60 @@
 """Where tb-perf keeps what it derives from a logdir's files (parsed trace tables, a remote
 logdir's copy, refused pstats files): never inside the logdir, which may be read-only or
-remote."""
+remote. A cache's location is a directory, or the URL of a store (`url_store`) backed by this
+process' local cache directory."""
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from pathlib import Path
 
+from .url_store import is_url
+
 STORE_ENV = "TB_PERF_STORE"
 
 
-def shared_store() -> Path | None:
-    """TB_PERF_STORE: a directory that the executor's workers (a Dask cluster's, on other hosts)
-    read and write at the same path as this process: a shared file system (Lustre, GPFS, NFS;
-    for a Dask LocalCluster, any directory). It is then the cache directory, and the Dask
-    workers write their parsed traces, the ranks' summaries and the run's merged analysis
-    there as local workers do (docs/SCALE.md). None when unset or not a path (a URL: the
-    executor refuses it, `store_problem`)."""
+def shared_store() -> str | None:
+    """TB_PERF_STORE: where the executor's workers (a Dask cluster's, on other hosts) and this
+    process both read and write what they derive (docs/SCALE.md). Either a directory they
+    mount at the same path (a shared file system: Lustre, GPFS, NFS; for a Dask LocalCluster,
+    any directory), which is then the cache directory, or a URL of any fsspec filesystem
+    (s3://, gs://, abfs://), which each process copies what it uses from into its own cache
+    directory (`url_store`). None when unset or unusable (the executor says why:
+    `store_problem`)."""
     configured = os.environ.get(STORE_ENV, "").strip()
-    return Path(configured) if configured and store_problem(configured) is None else None
+    return configured if configured and store_problem(configured) is None else None
 
 
+@functools.lru_cache(maxsize=8)
 def store_problem(configured: str) -> str | None:
     """Why TB_PERF_STORE=`configured` cannot be the store, or None."""
-    if "://" in configured:
-        return (
-            f"{STORE_ENV}={configured!r}: the store must be a directory path that the workers "
-            "mount at the same path (a shared file system); object stores (s3://, gs://) are "
-            "not supported: the store's tables are memory-mapped"
-        )
+    if not is_url(configured):
+        return None
+    try:
+        import fsspec
+
+        fsspec.get_filesystem_class(configured.partition("://")[0])
+    except ImportError as exc:
+        return f"{STORE_ENV}={configured!r} needs fsspec and its driver ({exc})"
+    except ValueError as exc:
+        return f"{STORE_ENV}={configured!r}: {exc}"
     return None
 
 
+def default_location() -> str:
+    """Where a process's caches live unless told: the store (`shared_store`: a path or a URL),
+    else the local cache directory."""
+    return shared_store() or str(default_cache_dir())
+
+
 def default_cache_dir() -> Path:
-    """TB_PERF_STORE (`shared_store`), else TB_PERF_CACHE_DIR, else the user cache directory
-    (XDG_CACHE_HOME or ~/.cache)."""
+    """The local cache directory: TB_PERF_STORE where it is a path (`shared_store`), else
+    TB_PERF_CACHE_DIR, else the user cache directory (XDG_CACHE_HOME or ~/.cache)."""
     store = shared_store()
-    if store is not None:
-        return store
+    if store is not None and not is_url(store):
+        return Path(store)
     configured = os.environ.get("TB_PERF_CACHE_DIR")
     if configured:
         return Path(configured)

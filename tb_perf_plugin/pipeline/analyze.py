@@ -288,7 +288,7 @@ def analysis_of(
     if not on_workers(tables, executor, cache):
         return analyze_run(run, tables, rank_summaries(run.path, tables), snapshots,
                            snapshot_warnings)  # fmt: skip
-    cache_dir = str(cache.root)
+    cache_dir = cache.location
     stored = stored_summaries(run.path, tables, executor, cache_dir, max_file_bytes)
     refs = [(rank, trace_refs(traces)) for rank, traces in ranks_with_traces(tables)]
     try:
@@ -300,7 +300,7 @@ def analysis_of(
         logger.warning("tb_perf: run %r analysed in this process: its task failed (%s)",
                        run.name, exc)  # fmt: skip
     summaries = (
-        taken_summary(stored[rank]) if rank in stored
+        taken_summary(cache_dir, stored[rank]) if rank in stored
         else summarize_rank(run.path, rank, traces, timer_steps(tables, rank))
         for rank, traces in ranks_with_traces(tables)
     )  # fmt: skip
@@ -328,7 +328,7 @@ def analyze_stored(
         for rank, _ in refs:
             path = stored.get(rank)
             yield (
-                taken_summary(path) if path is not None
+                taken_summary(cache_dir, path) if path is not None
                 else summarize_rank(run.path, rank, traces[rank], timer_steps(tables, rank))
             )  # fmt: skip
 

@@ -15,6 +15,7 @@ import pickle
 import re
 import tempfile
 import time
+import uuid
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -32,10 +33,11 @@ from ..analysis.kernels import DeviceMetrics, device_metrics, kernel_rows, trace
 from ..analysis.memory import RankMemory
 from ..analysis.operators import merge_operator_rows, named_operator_events, operator_rows
 from ..analysis.trace_memory import trace_rank_memory
-from ..executor import shares_disk, submitted_ahead
+from ..executor import shares_store, submitted_ahead
 from ..ingest.cache import DEFAULT_MAX_FILE_BYTES, TraceCache
 from ..ingest.readers import FileKind
 from ..ingest.tables import Kind
+from ..ingest.url_store import UrlStore, is_url
 from .read import RunTables, TraceFile
 from .steps import steps_or_profiler_steps, timer_steps
 
@@ -235,7 +237,7 @@ STALE_SUMMARY_S = 24 * 3600  # a hand-off file this old was left by a process th
 
 
 def stored_rank_summary(
-    cache_dir: str,
+    location: str,
     max_file_bytes: int,
     run_path: str,
     rank: int,
@@ -243,31 +245,40 @@ def stored_rank_summary(
     timer: dict[int, tuple[int, int]],
 ) -> str:
     """On a worker: the rank's summary from its cached traces and MyTimer steps, pickled and
-    deflated into a file of the store (`SUMMARIES`); its path. The serving process passes
-    the paths to the worker that merges the run's summaries (`analyze.analyze_stored`): the
-    ranks' summaries never reach it, as bytes or as objects (17 kB a rank of the scale
-    benchmark's run, held until the merge and copied to it once)."""
-    traces = opened(TraceCache(cache_dir), rank, refs, max_file_bytes)
+    deflated into a file of the store at `location` (`SUMMARIES`); where (a path, or a URL
+    in a URL store). The serving process passes where to the worker that merges the run's
+    summaries (`analyze.analyze_stored`): the ranks' summaries never reach it, as bytes or as
+    objects (17 kB a rank of the scale benchmark's run, held until the merge and copied to it
+    once)."""
+    cache = TraceCache(location)
+    traces = opened(cache, rank, refs, max_file_bytes)
     try:
         summary = summarize_rank(run_path, rank, traces, timer)
     finally:  # the worker's next task is another rank's: it holds one rank's pages at a time
         for trace in traces:
             trace.release_pages()
-    folder = os.path.join(cache_dir, SUMMARIES)
+    data = zlib.compress(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    if cache.url_store is not None:
+        return cache.url_store.put_file(SUMMARIES, f"rank{rank}.{uuid.uuid4().hex}.summary", data)
+    folder = os.path.join(location, SUMMARIES)
     os.makedirs(folder, exist_ok=True)
     with tempfile.NamedTemporaryFile(
         dir=folder, prefix=f"rank{rank}.", suffix=".summary", delete=False
     ) as out:
-        out.write(zlib.compress(pickle.dumps(summary, protocol=pickle.HIGHEST_PROTOCOL), 1))
+        out.write(data)
     return out.name
 
 
-def taken_summary(path: str) -> RankSummary:
-    """The summary `stored_rank_summary` wrote at `path` (our own worker's: trusted), its file
-    removed."""
-    with open(path, "rb") as file:
-        summary = pickle.loads(zlib.decompress(file.read()))
-    os.remove(path)
+def taken_summary(location: str, where: str) -> RankSummary:
+    """The summary `stored_rank_summary` wrote `where` in the store at `location` (our own
+    worker's: trusted), its file removed."""
+    if is_url(location):
+        data = UrlStore.at(location).take_file(where)
+    else:
+        with open(where, "rb") as file:
+            data = file.read()
+        os.remove(where)
+    summary = pickle.loads(zlib.decompress(data))
     if not isinstance(summary, RankSummary):
         raise TypeError(f"not a rank summary: {type(summary).__name__}")
     return summary
@@ -277,17 +288,17 @@ def stored_summaries(
     run_path: str,
     tables: RunTables,
     executor: concurrent.futures.Executor,
-    cache_dir: str,
+    location: str,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
 ) -> dict[int, str]:
     """Each rank with traces' summary file (`stored_rank_summary`), one task per rank on
     `executor`, a window of ranks ahead (`submitted_ahead`; its tasks map the traces from the
-    trace cache in `cache_dir`); a rank whose task failed (its worker lost, say) is left out,
+    trace cache at `location`); a rank whose task failed (its worker lost, say) is left out,
     for the merge to compute. Hand-off files a dead process left are removed first."""
-    _remove_stale(os.path.join(cache_dir, SUMMARIES))
+    _remove_stale(location)
     ranks = list(ranks_with_traces(tables))
     futures = submitted_ahead(executor, (
-        (stored_rank_summary, (cache_dir, max_file_bytes, run_path, rank, trace_refs(traces),
+        (stored_rank_summary, (location, max_file_bytes, run_path, rank, trace_refs(traces),
                                timer_steps(tables, rank)))
         for rank, traces in ranks
     ))  # fmt: skip
@@ -300,7 +311,11 @@ def stored_summaries(
     return stored
 
 
-def _remove_stale(folder: str) -> None:
+def _remove_stale(location: str) -> None:
+    if is_url(location):
+        UrlStore.at(location).remove_older(SUMMARIES, STALE_SUMMARY_S)
+        return
+    folder = os.path.join(location, SUMMARIES)
     try:
         names = os.listdir(folder)
     except OSError:
@@ -326,10 +341,14 @@ def rank_summaries(run_path: str, tables: RunTables) -> Iterator[RankSummary]:
 
 def on_workers(tables: RunTables, executor: concurrent.futures.Executor, cache: TraceCache) -> bool:
     """Whether the run's per-rank work goes to `executor`'s workers: it has enough ranks with
-    traces, the workers write the store this process reads (a local pool; Dask on the shared
-    store) and the store can be written."""
+    traces, the workers write the store this process reads (a local pool; Dask on the store)
+    and the store can be written."""
     ranks = sum(1 for _ in ranks_with_traces(tables))
-    return ranks >= MIN_RANKS_ON_WORKERS and shares_disk(executor, cache.root) and cache.writable()
+    return (
+        ranks >= MIN_RANKS_ON_WORKERS
+        and shares_store(executor, cache.location)
+        and cache.writable()
+    )
 
 
 def ranks_with_traces(tables: RunTables) -> Iterator[tuple[int, list[TraceFile]]]:

@@ -34,7 +34,7 @@ from ..ingest.ncu import NCU_COLUMNS
 from ..ingest.python_profile import COLUMNS as FUNCTION_COLUMNS
 from ..ingest.python_profile import PythonProfile
 from ..ingest.readers import READERS, TIMELINE_KINDS, FileKind
-from ..ingest.tables import TraceTables
+from ..ingest.tables import TraceMeta, TraceTables
 from ..ingest.timer import (
     SPAN_COLUMNS,
     STEP_COLUMNS,
@@ -331,11 +331,10 @@ def _read_traces(
             warnings.append(_trace_problem(read.path, name, read.error.message))
         elif read.error is not None:
             warnings.append(f"{name}: unreadable ({read.error.strerror or read.error})")
-        elif read.tables is not None:
-            warnings.extend(f"{name}: {problem}" for problem in read.tables.meta.problems)
-            rank, source = _trace_rank(run, read.path, read.tables)
-            held = read.stored or read.tables
-            traces.append(TraceFile(read.path, rank, source, held, read.kind))
+        elif read.meta is not None and read.held is not None:
+            warnings.extend(f"{name}: {problem}" for problem in read.meta.problems)
+            rank, source = _trace_rank(run, read.path, read.meta)
+            traces.append(TraceFile(read.path, rank, source, read.held, read.kind))
     return sorted(traces, key=lambda t: (t.rank, t.path))
 
 
@@ -406,15 +405,15 @@ def _trace_problem(path: str, name: str, message: str) -> str:
     return message if message.startswith(os.path.basename(path)) else f"{name}: {message}"
 
 
-def _trace_rank(run: Run, path: str, tables: TraceTables) -> tuple[int, str]:
+def _trace_rank(run: Run, path: str, meta: TraceMeta) -> tuple[int, str]:
     """Our metadata (the file is named after a writer), else distributedInfo, else the name
     (of an imported file: a `rank<N>`/`worker<N>` in it, else rank 0)."""
     base = os.path.basename(path)
     for writer in run.writers:
         if base.startswith(writer.prefix + "."):
             return writer.rank, "metadata"
-    if tables.meta.rank is not None:
-        return tables.meta.rank, "distributedInfo"
+    if meta.rank is not None:
+        return meta.rank, "distributedInfo"
     if path in run.traces:
         return run.rank_from_trace_name(path), "file name"
     rank = run.rank_in_file_name(path)

@@ -18,6 +18,9 @@ readers' versions through the tables they read), a fingerprint of tb_perf_plugin
 files (any change of the code that computes a result misses) and the numpy, pandas and Python
 versions. Results of a run whose files are still being written are not stored. An entry that
 cannot be read is a miss (one warning) and is computed and stored again.
+
+At a store URL (TB_PERF_STORE=s3://…) entries live in the local cache directory and in the
+store, as the trace cache's do: one stored here is put there, one missing here is fetched.
 """
 
 from __future__ import annotations
@@ -44,12 +47,15 @@ import numpy as np
 import pandas as pd
 
 from ..ingest.cache import IN_USE_NS
-from ..ingest.cache_dir import default_cache_dir, evict_lru
+from ..ingest.cache_dir import default_cache_dir, default_location, evict_lru
 from ..ingest.tables import TraceTables
+from ..ingest.url_store import StoreError, UrlStore, is_url
 from .cache_keys import entry_name, still_written
 from .read import TraceFile
 
 logger = logging.getLogger(__name__)
+
+_SECTION = "results"  # the cache's folder, locally and in a store
 
 # A run's traces, in its order: its whole list, or those of some ranks by their index in it (a
 # worker storing one rank's timeline piece)
@@ -254,13 +260,18 @@ class ResultCache:
 
     def __init__(
         self,
-        cache_dir: str | os.PathLike | None = None,
+        location: str | os.PathLike | None = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
         settings: tuple = (),
     ) -> None:
-        """`settings`: what else the results depend on (the store's file size limit and
-        whether links are followed), part of every key."""
-        self.root = (Path(cache_dir) if cache_dir is not None else default_cache_dir()) / "results"
+        """`location`: a cache directory or a store URL (`TraceCache`'s); `settings`: what
+        else the results depend on (the store's file size limit and whether links are
+        followed), part of every key."""
+        location = str(location) if location is not None else default_location()
+        self.url_store = UrlStore.at(location) if is_url(location) else None
+        self.root = (
+            default_cache_dir() if self.url_store is not None else Path(location)
+        ) / _SECTION
         self.max_bytes = max_bytes
         self.settings = settings
         self.counts = CacheCounts()
@@ -269,7 +280,7 @@ class ResultCache:
     def load(self, kind: str, signature: tuple, traces: RunTraces) -> Stored | None:
         """The stored result of `kind` for this run version, None on a miss."""
         entry = self.root / result_key(kind, signature, self.settings)
-        if not entry.is_dir():
+        if not entry.is_dir() and not self._fetched(entry.name):
             self._count("misses")
             return None
         try:
@@ -290,7 +301,8 @@ class ResultCache:
         if still_written(signature):
             return None
         entry = self.root / result_key(kind, signature, self.settings)
-        if not self.store_as(entry.name, kind, result, traces):
+        self.store_as(entry.name, kind, result, traces)
+        if not entry.is_dir():
             return None
         try:
             return Stored(_read_entry(entry, traces))
@@ -300,8 +312,9 @@ class ResultCache:
 
     def store_as(self, name: str, kind: str, result: Any, traces: RunTraces) -> bool:
         """Store `result` (of `kind`) as the entry `name` (`result_key`, computed by whoever
-        knows the run version: a worker storing a rank's piece is handed the name); False
-        where it is not stored."""
+        knows the run version: a worker storing a rank's piece is handed the name), here and
+        in the store if there is one; False where it is not stored (in the store: where
+        another process looks for it)."""
         entry = self.root / name
         try:
             self.root.mkdir(parents=True, exist_ok=True)
@@ -317,8 +330,31 @@ class ResultCache:
                 logger.debug("tb_perf: %s result not cached (%s)", kind, exc)
                 return False
         self._count("stored")
+        published = self._published(entry)
         evict_lru(self.root, self.max_bytes, time.time_ns() - IN_USE_NS)  # as the trace cache
+        return published
+
+    def _published(self, entry: Path) -> bool:
+        """Put the local `entry` in the store, if there is one; whether it is there."""
+        if self.url_store is None:
+            return True
+        try:
+            self.url_store.put_entry(_SECTION, entry.name, entry)
+        except OSError:  # the store down (it warned), evicted here meanwhile
+            return False
         return True
+
+    def _fetched(self, name: str) -> bool:
+        """Whether the entry `name` was copied here from the store (none: False)."""
+        if self.url_store is None:
+            return False
+        try:
+            return self.url_store.fetch_entry(_SECTION, name, self.root)
+        except StoreError:  # it warned
+            return False
+        except OSError as exc:  # the local cache
+            logger.warning("tb_perf: a result not fetched from the store (%s)", exc)
+            return False
 
     def _count(self, what: str) -> None:
         with self._lock:

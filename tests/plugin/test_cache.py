@@ -11,7 +11,7 @@ import pytest
 
 from tb_perf_plugin import views
 from tb_perf_plugin.ingest import cache as cache_module
-from tb_perf_plugin.ingest.cache import TraceCache, cache_key, ingest_to_cache
+from tb_perf_plugin.ingest.cache import TraceCache, TraceFacts, cache_key, ingest_to_cache
 from tb_perf_plugin.ingest.kineto import read_trace
 from tb_perf_plugin.ingest.readers import READERS, FileKind
 from tb_perf_plugin.store import RunStore
@@ -60,8 +60,11 @@ def test_key_changes_with_the_file(tmp_path, trace):
 
 
 def test_executor_task_leaves_the_tables_in_the_cache(tmp_path, trace):
-    assert ingest_to_cache(trace, str(tmp_path / "c"), 1 << 30) is None
+    facts = ingest_to_cache(trace, str(tmp_path / "c"), 1 << 30)
     assert (tmp_path / "c" / "traces" / cache_key(trace)).is_dir()
+    tables = TraceCache(tmp_path / "c").read(trace)  # what the task tells is what is stored
+    assert facts == TraceFacts(tables.meta, len(tables.slices["start"]), len(tables.memory["ts"]))
+    assert ingest_to_cache(trace, str(tmp_path / "c"), 1 << 30) == facts  # found, not parsed
 
 
 def test_least_recently_used_entries_are_evicted(tmp_path, trace, shared_data):
@@ -98,7 +101,8 @@ def test_imported_timelines_are_cached_by_kind_and_reader_version(tmp_path, monk
     events.write_text("name,start_ns,dur_ns\nstep,1000,500\n")
     key = cache_key(str(events), FileKind.EVENTS)
     assert key != cache_key(str(events), FileKind.KINETO)
-    assert ingest_to_cache(str(events), str(tmp_path / "c"), 1 << 20, FileKind.EVENTS) is None
+    assert isinstance(ingest_to_cache(str(events), str(tmp_path / "c"), 1 << 20, FileKind.EVENTS),
+                      TraceFacts)  # fmt: skip
     warm = TraceCache(tmp_path / "c").read(str(events), FileKind.EVENTS, 1 << 20)
     assert warm.mapping is not None and warm.names == ["step"]  # from the cache, mapped
     reader = READERS[FileKind.EVENTS]

@@ -1,10 +1,12 @@
 """The Dask executor against a real `distributed.LocalCluster` whose workers have their own
 cache directory: traces come back packed and only the serving process caches them; with the
-shared store (TB_PERF_STORE) the workers write it, summarize the ranks and merge them."""
+store (TB_PERF_STORE: a shared directory, or an s3:// URL served by moto) the workers write
+it, summarize the ranks and merge them."""
 
 import argparse
 import gzip
 import json
+import logging
 import os
 import shutil
 import socket
@@ -121,14 +123,120 @@ def test_with_the_shared_store_the_workers_parse_summarize_and_merge(
     assert not (worker_cache / "traces").exists()
 
 
-def test_a_store_that_is_a_url_is_refused_with_the_reason(scheduler, logdir, monkeypatch):
-    monkeypatch.setenv("TB_PERF_STORE", "s3://bucket/tb-perf")
+def test_a_store_url_without_its_driver_is_refused_with_the_reason(scheduler, logdir, monkeypatch):
+    monkeypatch.setenv("TB_PERF_STORE", "nosuchfs://bucket/tb-perf")
     service = RunStore(str(logdir), executor=scheduler)
     try:
-        with pytest.raises(ExecutorUnavailable, match="object stores .* are not supported"):
+        with pytest.raises(ExecutorUnavailable, match="TB_PERF_STORE='nosuchfs://bucket/tb-perf'"):
             service.tables(service.find_run("traced"), wait_s=120)
     finally:
         service.close()
+
+
+@pytest.fixture(scope="module")
+def s3():
+    """A real S3 API (moto's server on a free port) with an empty bucket, and what reaches it:
+    the endpoint and credentials, as environment variables for the workers (fsspec reads
+    FSSPEC_S3_* at import) and as fsspec's configuration here."""
+    moto_server = pytest.importorskip("moto.server", reason="the test extra's moto[server]")
+    pytest.importorskip("s3fs", reason="the test extra's s3fs")
+    import fsspec.config
+
+    keys = {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
+            "AWS_DEFAULT_REGION": "us-east-1"}  # fmt: skip
+    saved = {name: os.environ.get(name) for name in keys}
+    os.environ.update(keys)
+    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    host, port = server.get_host_and_port()
+    endpoint = f"http://{host}:{port}"
+    previous = fsspec.config.conf.get("s3")
+    fsspec.config.conf["s3"] = {"endpoint_url": endpoint}
+    fs = fsspec.filesystem("s3", endpoint_url=endpoint)
+    fs.mkdir("tb-perf-store")
+    try:
+        yield {**keys, "FSSPEC_S3_ENDPOINT_URL": endpoint}, fs
+    finally:
+        server.stop()
+        if previous is None:
+            fsspec.config.conf.pop("s3", None)
+        else:
+            fsspec.config.conf["s3"] = previous
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@pytest.fixture(scope="module")
+def s3_scheduler(s3, tmp_path_factory):
+    """A cluster whose workers reach the S3 store and have a cache directory of their own."""
+    env, _ = s3
+    workers_cache = tmp_path_factory.mktemp("s3-workers-cache")
+    with _cluster(n_workers=2, env={**env, "TB_PERF_CACHE_DIR": str(workers_cache)}) as cluster:
+        yield cluster.scheduler_address.replace("tcp://", "dask://"), workers_cache
+
+
+def test_with_a_store_url_the_workers_parse_summarize_and_merge(
+    s3, s3_scheduler, logdir, tmp_path, monkeypatch, caplog
+):
+    """TB_PERF_STORE=s3://…: no file system shared. The workers put the parsed traces, the
+    merged analysis and the timeline pieces in the bucket; the serving process unpacks no
+    tables, analyses nothing, parses nothing, and fetches what it serves into its own cache
+    directory: the answers are the local executor's."""
+    _, fs = s3
+    scheduler, workers_cache = s3_scheduler
+    monkeypatch.setenv("TB_PERF_STORE", "s3://tb-perf-store/cache")
+    monkeypatch.setenv("TB_PERF_CACHE_DIR", str(tmp_path / "server-cache"))
+    monkeypatch.setattr(rank_summary, "MIN_RANKS_ON_WORKERS", 1)  # the demo run has 2 ranks
+    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
+    expected = _answers(local)
+    local.close()
+
+    def here(*args, **kwargs):
+        raise AssertionError("done in the serving process, not by the workers")
+
+    monkeypatch.setattr(cache_module, "_unpacked", here)
+    monkeypatch.setattr(cache_module, "read_timeline_file", here)
+    monkeypatch.setattr(analyze, "analyze_run", here)
+    on_dask = RunStore(str(logdir), executor=scheduler)
+    try:
+        assert on_dask.trace_cache.location == "s3://tb-perf-store/cache"
+        assert _answers(on_dask) == expected
+    finally:
+        on_dask.close()
+    assert len(fs.ls("tb-perf-store/cache/traces")) == 4  # put there by the workers
+    assert len(list((workers_cache / "traces").iterdir())) == 4  # their own copies
+    assert not fs.find("tb-perf-store/cache/summaries")  # handed over, taken by the merge
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]  # no task failed
+    fetched = tmp_path / "server-cache"
+    results = {p.name for p in (fetched / "results").iterdir()}
+    assert len(results) >= 3  # the analysis and the two ranks' timeline pieces, at least
+    assert results <= {p.rsplit("/", 1)[-1] for p in fs.ls("tb-perf-store/cache/results")}
+
+
+def test_a_store_url_that_fails_leaves_the_traces_with_the_serving_process(
+    s3, s3_scheduler, logdir, tmp_path, monkeypatch, caplog
+):
+    """A bucket that does not exist: the workers cannot put anything, send the tables back,
+    and the serving process keeps them in its own cache; the answers are the same."""
+    scheduler, _ = s3_scheduler
+    monkeypatch.setenv("TB_PERF_STORE", "s3://no-such-bucket/cache")
+    monkeypatch.setenv("TB_PERF_CACHE_DIR", str(tmp_path / "server-cache"))
+    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
+    expected = _answers(local)
+    local.close()
+    on_dask = RunStore(str(logdir), executor=scheduler)
+    try:
+        assert _answers(on_dask) == expected
+    finally:
+        on_dask.close()
+    assert len(list((tmp_path / "server-cache" / "traces").iterdir())) == 4
+    failed = [
+        r for r in caplog.records if "the store s3://no-such-bucket/cache failed" in r.getMessage()
+    ]
+    assert len(failed) == 1  # once in this process, not once per trace
 
 
 def test_a_warm_cache_sends_no_task(scheduler, logdir, tmp_path, monkeypatch):

@@ -105,7 +105,7 @@ def test_workers_summaries_answer_every_route_as_the_serving_process(
         handed_over = tmp_path / f"p{index}" / rank_summary.SUMMARIES
         assert handed_over.is_dir() and not list(handed_over.iterdir())  # each taken, removed
         with monkeypatch.context() as patched:
-            patched.setattr(rank_summary, "shares_disk", lambda executor, root: False)
+            patched.setattr(rank_summary, "shares_store", lambda executor, location: False)
             here = RunStore(str(logdir), executor="process", cache_dir=str(tmp_path / f"h{index}"))
             try:
                 by_server = _answers(here)
