@@ -96,6 +96,10 @@ class PieceCache:
         self.keep(key, piece)
         return piece
 
+    def holds(self, key: tuple) -> bool:
+        with self._lock:
+            return key in self._loaded
+
     def keep(self, key: tuple, piece: Timeline) -> None:
         with self._lock:
             self._loaded[key] = piece
@@ -296,7 +300,14 @@ class RunStore:
         def piece(rank: int) -> Timeline:
             return self._pieces.get((run.name, tables.signature, rank), lambda: load(rank))
 
-        return RunTimeline(found, piece)
+        def ready(ranks: list[int]) -> None:
+            settings = self.result_cache.settings
+            self.result_cache.fetch([
+                result_key(f"timeline:{rank}", tables.signature, settings)
+                for rank in ranks if not self._pieces.holds((run.name, tables.signature, rank))
+            ])  # fmt: skip
+
+        return RunTimeline(found, piece, ready)
 
     def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis:
         """The run's analysis (breakdowns, operators, kernels, findings), computed once per

@@ -25,6 +25,7 @@ store, as the trace cache's do: one stored here is put there, one missing here i
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import hashlib
 import io
@@ -56,6 +57,7 @@ from .read import TraceFile
 logger = logging.getLogger(__name__)
 
 _SECTION = "results"  # the cache's folder, locally and in a store
+FETCHES = 8  # entries fetched from a store at a URL at once
 
 # A run's traces, in its order: its whole list, or those of some ranks by their index in it (a
 # worker storing one rank's timeline piece)
@@ -343,6 +345,15 @@ class ResultCache:
         except OSError:  # the store down (it warned), evicted here meanwhile
             return False
         return True
+
+    def fetch(self, names: list[str]) -> None:
+        """Copy the entries `names` lacks here from the store, at once (a store at a URL
+        answers each after a round trip: a tile's ranks wait for one, not one each)."""
+        missing = [n for n in names if not (self.root / n).is_dir()]
+        if self.url_store is None or not missing:
+            return
+        with concurrent.futures.ThreadPoolExecutor(min(len(missing), FETCHES)) as pool:
+            list(pool.map(self._fetched, missing))
 
     def _fetched(self, name: str) -> bool:
         """Whether the entry `name` was copied here from the store (none: False)."""

@@ -93,9 +93,17 @@ def outline(origin_ns: int, gap_ns: int, shares: Iterable[PieceOutline]) -> Time
 class RunTimeline:
     """The Timeline's answers for a run: its outline, and each rank's piece from `piece`."""
 
-    def __init__(self, outline: TimelineOutline, piece: Callable[[int], Timeline]) -> None:
+    def __init__(
+        self,
+        outline: TimelineOutline,
+        piece: Callable[[int], Timeline],
+        ready: Callable[[list[int]], None] = lambda ranks: None,
+    ) -> None:
+        """`ready`: called with the ranks a tile is about to take the pieces of (a store at a
+        URL fetches those it lacks together, not one rank after another)."""
         self.outline = outline
         self.piece = piece
+        self.ready = ready
         self.origin_ns = outline.origin_ns
         self.end = outline.end
         self.alignments = outline.alignments
@@ -112,7 +120,9 @@ class RunTimeline:
     def tiles(
         self, start: int, end: int, width_px: int, ranks: set[int] | None = None
     ) -> dict[str, Any]:
-        return tiles([self.piece(r) for r in self.ranks(ranks)], start, end, width_px)
+        wanted = self.ranks(ranks)
+        self.ready(wanted)
+        return tiles([self.piece(r) for r in wanted], start, end, width_px)
 
     def event(self, rank: int, event_id: int) -> dict[str, Any] | None:
         if rank not in self.alignments:

@@ -74,6 +74,8 @@ def _answers(service: RunStore) -> dict:
         "operators": views.operators.operators(service, run, wait_s=120),
         "breakdown": views.breakdown.breakdown(service, run, wait_s=120),
         "meta": views.timeline.timeline_meta(service, run, wait_s=120),
+        "tiles": views.timeline.timeline_tiles(service, run, "0", "1" + "0" * 18, "800", "0,1",
+                                               wait_s=120),  # fmt: skip
     }
 
 
@@ -200,6 +202,7 @@ def test_with_a_store_url_the_workers_parse_summarize_and_merge(
     monkeypatch.setattr(cache_module, "_unpacked", here)
     monkeypatch.setattr(cache_module, "read_timeline_file", here)
     monkeypatch.setattr(analyze, "analyze_run", here)
+    assert expected["tiles"]["lanes"]  # the tiles take the ranks' pieces
     on_dask = RunStore(str(logdir), executor=scheduler)
     try:
         assert on_dask.trace_cache.location == "s3://tb-perf-store/cache"
