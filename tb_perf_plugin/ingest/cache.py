@@ -53,7 +53,7 @@ from .cache_dir import default_cache_dir, default_location, evict_lru
 from .readers import FileKind, read_timeline_file, reader_version
 from .tables import TraceMeta, TraceTables
 from .transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
-from .url_store import StoreError, UrlStore, is_url
+from .url_store import AT_ONCE, StoreError, UrlStore, is_url
 
 logger = logging.getLogger(__name__)
 
@@ -200,13 +200,13 @@ class TraceCache:
         raised."""
         shared = shares_store(executor, self.location)
         pending: dict[concurrent.futures.Future, tuple[str, FileKind, str]] = {}
+        keyed = []
         for path, kind in files:
             try:
-                key = cache_key(path, kind)
+                keyed.append((path, kind, cache_key(path, kind)))
             except OSError:
                 yield TraceRead(path, kind, None, None, Unreadable("disappeared while reading"))
-                continue
-            facts = self.facts(key, path)
+        for (path, kind, key), facts in zip(keyed, self._facts_of(keyed), strict=True):
             if facts is not None:
                 yield self._held(path, kind, key, facts, max_file_bytes)
                 continue
@@ -260,6 +260,14 @@ class TraceCache:
         if tables.mapping is None and not (self.traces_dir / key).is_dir():
             return None
         return self._trace(path, kind, key, TraceFacts.of(tables), max_file_bytes)
+
+    def _facts_of(self, keyed: list[tuple[str, FileKind, str]]) -> Iterator[TraceFacts | None]:
+        """`facts` of each (path, kind, key), in order; from a store at a URL, AT_ONCE at a
+        time."""
+        if self.url_store is None:
+            return (self.facts(key, path) for path, _, key in keyed)
+        with concurrent.futures.ThreadPoolExecutor(AT_ONCE) as pool:
+            return iter(list(pool.map(lambda k: self.facts(k[2], k[0]), keyed)))
 
     def facts(self, key: str, path: str) -> TraceFacts | None:
         """The `TraceFacts` of the entry `key` (of the trace at `path`) from its metadata file,

@@ -6,11 +6,14 @@ process' local cache directory."""
 from __future__ import annotations
 
 import functools
+import logging
 import os
 import shutil
 from pathlib import Path
 
 from .url_store import is_url
+
+logger = logging.getLogger(__name__)
 
 STORE_ENV = "TB_PERF_STORE"
 
@@ -21,10 +24,21 @@ def shared_store() -> str | None:
     mount at the same path (a shared file system: Lustre, GPFS, NFS; for a Dask LocalCluster,
     any directory), which is then the cache directory, or a URL of any fsspec filesystem
     (s3://, gs://, abfs://), which each process copies what it uses from into its own cache
-    directory (`url_store`). None when unset or unusable (the executor says why:
-    `store_problem`)."""
+    directory (`url_store`). None when unset or unusable: one warning says why, and the
+    Dask executor refuses to start (`store_problem`)."""
     configured = os.environ.get(STORE_ENV, "").strip()
-    return configured if configured and store_problem(configured) is None else None
+    if not configured:
+        return None
+    problem = store_problem(configured)
+    if problem is not None:
+        _warn_once(f"tb_perf: {problem}; the local cache directory is used")
+        return None
+    return configured
+
+
+@functools.lru_cache(maxsize=8)
+def _warn_once(message: str) -> None:
+    logger.warning("%s", message)
 
 
 @functools.lru_cache(maxsize=8)

@@ -32,6 +32,9 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 MANIFEST = "manifest.json"
+# requests a process makes of the store at once where it needs many entries (each waits a
+# round trip: a run's 1,024 traces' metadata one after another waited 1,024 of them)
+AT_ONCE = 8
 # stores whose folders are implicit in object names: nothing to make before a write (s3fs'
 # makedirs would create a missing bucket rather than fail); every other filesystem (file,
 # sftp, hdfs, smb…) gets its folders made

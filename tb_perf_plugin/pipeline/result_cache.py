@@ -50,14 +50,13 @@ import pandas as pd
 from ..ingest.cache import IN_USE_NS
 from ..ingest.cache_dir import default_cache_dir, default_location, evict_lru
 from ..ingest.tables import TraceTables
-from ..ingest.url_store import StoreError, UrlStore, is_url
+from ..ingest.url_store import AT_ONCE, StoreError, UrlStore, is_url
 from .cache_keys import entry_name, still_written
 from .read import TraceFile
 
 logger = logging.getLogger(__name__)
 
 _SECTION = "results"  # the cache's folder, locally and in a store
-FETCHES = 8  # entries fetched from a store at a URL at once
 
 # A run's traces, in its order: its whole list, or those of some ranks by their index in it (a
 # worker storing one rank's timeline piece)
@@ -347,12 +346,12 @@ class ResultCache:
         return True
 
     def fetch(self, names: list[str]) -> None:
-        """Copy the entries `names` lacks here from the store, at once (a store at a URL
-        answers each after a round trip: a tile's ranks wait for one, not one each)."""
+        """Copy the entries `names` lacks here from the store, AT_ONCE at a time (a tile's
+        ranks wait for about one round trip, not one each)."""
         missing = [n for n in names if not (self.root / n).is_dir()]
         if self.url_store is None or not missing:
             return
-        with concurrent.futures.ThreadPoolExecutor(min(len(missing), FETCHES)) as pool:
+        with concurrent.futures.ThreadPoolExecutor(min(len(missing), AT_ONCE)) as pool:
             list(pool.map(self._fetched, missing))
 
     def _fetched(self, name: str) -> bool:

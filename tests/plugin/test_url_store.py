@@ -62,11 +62,14 @@ def test_urls_are_told_from_paths(location, url):
     assert is_url(location) is url
 
 
-def test_an_unknown_store_protocol_is_a_problem_that_names_it(monkeypatch):
+def test_an_unknown_store_protocol_is_a_problem_that_names_it(monkeypatch, caplog):
     assert "nosuchfs" in (store_problem("nosuchfs://bucket/x") or "")
     assert store_problem("memory://bucket/x") is None and store_problem("/some/dir") is None
-    monkeypatch.setenv(STORE_ENV, "nosuchfs://bucket/x")
-    assert not is_url(default_location())  # unusable: the local cache directory
+    monkeypatch.setenv(STORE_ENV, "nosuchfs://bucket/y")
+    for _ in range(3):
+        assert not is_url(default_location())  # unusable: the local cache directory
+    said = [r.getMessage() for r in caplog.records if "nosuchfs://bucket/y" in r.getMessage()]
+    assert len(said) == 1 and said[0].endswith("the local cache directory is used")
 
 
 def test_an_entry_is_fetched_whole_and_is_absent_until_its_manifest_is_put(url, tmp_path):
