@@ -207,6 +207,18 @@ class _Interner:
         return np.fromiter(map(lookup.__getitem__, values), np.int32, len(values))
 
 
+def _detached(args: _Args | None) -> _Args | None:
+    """`args` with each undecoded (msgspec.Raw) value copied out of the buffer it views."""
+    if args is None:
+        return None
+    raw = {
+        field: value.copy()
+        for field in args.__struct_fields__
+        if isinstance(value := getattr(args, field), msgspec.Raw)
+    }
+    return msgspec.structs.replace(args, **raw)
+
+
 class _IdMap:
     """pid/tid values to int64: numbers stay, other strings get stable negative ids."""
 
@@ -312,6 +324,9 @@ class TraceColumns:
     def _pair_begin_end(self, events: list, slices: list, durations: list) -> None:
         for event in events:
             if type(event) is _Begin:
+                # may stay open past this chunk: its args must not keep views of the read
+                # buffer, which is cut after each chunk (a view makes that a BufferError)
+                event.args = _detached(event.args)
                 self.open_begins.setdefault(self._thread(event), []).append(event)
             else:
                 stack = self.open_begins.get(self._thread(event))

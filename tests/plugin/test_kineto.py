@@ -100,6 +100,21 @@ def test_bare_array_and_begin_end_pairs(tmp_path):
     assert tables.meta.problems == ["1 begin event(s) without an end were dropped"]
 
 
+def test_a_begin_event_open_across_chunks_keeps_its_shapes(tmp_path):
+    """A "B" event whose args hold undecoded values (Input Dims) stays open while later chunks
+    are cut off the read buffer: it once kept a view of that buffer (BufferError)."""
+    args = {"Input Dims": [[8, 1, 1]], "Input type": ["float"]}
+    doc = [{"ph": "B", "cat": "cpu_op", "name": "outer", "pid": 1, "tid": 1, "ts": 0, "args": args}]
+    doc += [{"ph": "X", "name": f"k{i % 50}", "pid": 1, "tid": 1, "ts": 1 + i, "dur": 1,
+             "args": {"Input Dims": [[i, 2]]}} for i in range(20000)]  # fmt: skip
+    doc.append({"ph": "E", "name": "outer", "pid": 1, "tid": 1, "ts": 30000})
+    tables = read_trace(_write(tmp_path / "t.json", doc, gz=False), chunk_bytes=1 << 16)
+    assert len(tables.slices["start"]) == 20001
+    outer = [tables.names[i] for i in tables.slices["name"]].index("outer")
+    assert tables.names[tables.slices["input_dims"][outer]] == "[[8, 1, 1]]"
+    assert tables.slices["dur"][outer] == 30_000_000
+
+
 def test_events_with_missing_or_odd_fields(tmp_path):
     doc = {"traceEvents": [
         {"ph": "X", "name": "no_times"},  # defaults: ts 0, dur 0
