@@ -200,67 +200,69 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
     os.environ["TB_PERF_CACHE_DIR"] = cache_dir
     if store is not None:  # the store: the cluster's workers write it
         os.environ["TB_PERF_STORE"] = store
-    service = RunStore(logdir, executor=executor)
-    run = service.find_run(run_name)
-    phases: dict[str, dict[str, float]] = {}
+    try:
+        service = RunStore(logdir, executor=executor)
+        run = service.find_run(run_name)
+        phases: dict[str, dict[str, float]] = {}
 
-    def phase(name: str, call: Any) -> Any:
-        """`call()` timed, with the serving process' peak RSS during it alone (VmHWM reset
-        first through /proc/self/clear_refs)."""
-        with open("/proc/self/clear_refs", "w") as refs:
-            refs.write("5")
-        t0 = time.perf_counter()
-        out = call()
-        phases[name] = {"s": time.perf_counter() - t0, "peak": _status()["VmHWM"]}
-        return out
+        def phase(name: str, call: Any) -> Any:
+            """`call()` timed, with the serving process' peak RSS during it alone (VmHWM reset
+            first through /proc/self/clear_refs)."""
+            with open("/proc/self/clear_refs", "w") as refs:
+                refs.write("5")
+            t0 = time.perf_counter()
+            out = call()
+            phases[name] = {"s": time.perf_counter() - t0, "peak": _status()["VmHWM"]}
+            return out
 
-    tables = phase("tables", lambda: service.tables(run, wait_s=None))
-    overview = phase("overview", lambda: (
-        summary(service, run_name, wait_s=None),
-        findings(service, run_name, wait_s=None),
-        rank_heatmap(service, run_name, "step_time", wait_s=None),
-    ))  # fmt: skip
-    meta = phase("timeline", lambda: timeline_meta(service, run_name, wait_s=None))
-    tile_s = phase("tiles", lambda: _tiles(service, run_name, meta))
-    held = _rss_split()  # what the serving process holds at the end
-    at_url = store is not None and "://" in store
-    fetched = _bytes_in(Path(cache_dir))  # with a URL store, what the serving process copied
-    store_bytes = _store_bytes(store) if at_url else fetched
-    if kind.startswith("dask"):
-        peaks = [
-            {"peak": after["VmHWM"], "idle": idle[address]["VmRSS"]}
-            for address, after in client.run(_status).items()
-        ]
-    else:
-        # a benchmark may look at the pool's processes (the ProcessPool's current pool)
-        pool = service._executor.get()._pool
-        processes = pool._processes if pool is not None else {}
-        peaks = [{"peak": _status(pid)["VmHWM"], "idle": None} for pid in processes]
-    heatmap = overview[2]
-    result = {
-        "phases": phases,
-        "tile_p95_s": percentile(tile_s, 95),
-        "tiles": len(tile_s),
-        "traces": len(tables.traces),
-        "ranks": len(tables.ranks),
-        "events": meta["events"],
-        "straggler": _straggler_found(overview[1], heatmap),
-        "slices": sum(t.slices for t in tables.traces),
-        "warnings": tables.warnings[:3],
-        "held": held,
-        "store_bytes": store_bytes,
-        "fetched_bytes": fetched if at_url else None,
-        "workers": peaks,
-    }
-    service.close()
-    if client is not None and host is not None:
-        client.close()
-        stop.set()
-        host.join(timeout=60)
-    if s3_host is not None:
-        s3_host.terminate()
-    shutil.rmtree(work, ignore_errors=True)
-    os.dup2(stdout, 1)
+        tables = phase("tables", lambda: service.tables(run, wait_s=None))
+        overview = phase("overview", lambda: (
+            summary(service, run_name, wait_s=None),
+            findings(service, run_name, wait_s=None),
+            rank_heatmap(service, run_name, "step_time", wait_s=None),
+        ))  # fmt: skip
+        meta = phase("timeline", lambda: timeline_meta(service, run_name, wait_s=None))
+        tile_s = phase("tiles", lambda: _tiles(service, run_name, meta))
+        held = _rss_split()  # what the serving process holds at the end
+        at_url = store is not None and "://" in store
+        fetched = _bytes_in(Path(cache_dir))  # with a URL store, what the serving process copied
+        store_bytes = _store_bytes(store) if at_url else fetched
+        if kind.startswith("dask"):
+            peaks = [
+                {"peak": after["VmHWM"], "idle": idle[address]["VmRSS"]}
+                for address, after in client.run(_status).items()
+            ]
+        else:
+            # a benchmark may look at the pool's processes (the ProcessPool's current pool)
+            pool = service._executor.get()._pool
+            processes = pool._processes if pool is not None else {}
+            peaks = [{"peak": _status(pid)["VmHWM"], "idle": None} for pid in processes]
+        heatmap = overview[2]
+        result = {
+            "phases": phases,
+            "tile_p95_s": percentile(tile_s, 95),
+            "tiles": len(tile_s),
+            "traces": len(tables.traces),
+            "ranks": len(tables.ranks),
+            "events": meta["events"],
+            "straggler": _straggler_found(overview[1], heatmap),
+            "slices": sum(t.slices for t in tables.traces),
+            "warnings": tables.warnings[:3],
+            "held": held,
+            "store_bytes": store_bytes,
+            "fetched_bytes": fetched if at_url else None,
+            "workers": peaks,
+        }
+        service.close()
+    finally:  # a failed read stops the cluster too (its host would keep this one alive)
+        if client is not None and host is not None:
+            client.close()
+            stop.set()
+            host.join(timeout=60)
+        if s3_host is not None:
+            s3_host.terminate()
+        shutil.rmtree(work, ignore_errors=True)
+        os.dup2(stdout, 1)
     return result
 
 
