@@ -49,11 +49,11 @@ import numpy as np
 
 from ..errors import Unreadable
 from ..executor import shares_store
-from .cache_dir import default_cache_dir, default_location, evict_lru
+from .cache_dir import evict_lru, located
 from .readers import FileKind, read_timeline_file, reader_version
 from .tables import TraceMeta, TraceTables
 from .transfer import DEFAULT_MAX_RESULT_BYTES, parse_packed, unpack
-from .url_store import AT_ONCE, StoreError, UrlStore, is_url
+from .url_store import AT_ONCE, StoreError
 
 logger = logging.getLogger(__name__)
 
@@ -163,9 +163,7 @@ class TraceCache:
     ) -> None:
         """`location`: a cache directory or a store URL (default: `default_location`); what
         tasks on other processes are handed to open the same cache."""
-        self.location = str(location) if location is not None else default_location()
-        self.url_store = UrlStore.at(self.location) if is_url(self.location) else None
-        self.root = default_cache_dir() if self.url_store is not None else Path(self.location)
+        self.location, self.root, self.url_store = located(location)
         self.traces_dir = self.root / _SECTION
         self.max_bytes = max_bytes
 

@@ -11,7 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
-from .url_store import is_url
+from .url_store import UrlStore, is_url
 
 logger = logging.getLogger(__name__)
 
@@ -61,6 +61,16 @@ def default_location() -> str:
     """Where a process's caches live unless told: the store (`shared_store`: a path or a URL),
     else the local cache directory."""
     return shared_store() or str(default_cache_dir())
+
+
+def located(location: str | os.PathLike | None) -> tuple[str, Path, UrlStore | None]:
+    """A cache's `location` (default: `default_location`), the local directory its entries
+    are read from (the location itself, or this process' cache directory for a store at a
+    URL) and that store."""
+    location = str(location) if location is not None else default_location()
+    if is_url(location):
+        return location, default_cache_dir(), UrlStore.at(location)
+    return location, Path(location), None
 
 
 def default_cache_dir() -> Path:

@@ -48,9 +48,9 @@ import numpy as np
 import pandas as pd
 
 from ..ingest.cache import IN_USE_NS
-from ..ingest.cache_dir import default_cache_dir, default_location, evict_lru
+from ..ingest.cache_dir import evict_lru, located
 from ..ingest.tables import TraceTables
-from ..ingest.url_store import AT_ONCE, StoreError, UrlStore, is_url
+from ..ingest.url_store import AT_ONCE, StoreError
 from .cache_keys import entry_name, still_written
 from .read import TraceFile
 
@@ -268,11 +268,8 @@ class ResultCache:
         """`location`: a cache directory or a store URL (`TraceCache`'s); `settings`: what
         else the results depend on (the store's file size limit and whether links are
         followed), part of every key."""
-        location = str(location) if location is not None else default_location()
-        self.url_store = UrlStore.at(location) if is_url(location) else None
-        self.root = (
-            default_cache_dir() if self.url_store is not None else Path(location)
-        ) / _SECTION
+        _, local, self.url_store = located(location)
+        self.root = local / _SECTION
         self.max_bytes = max_bytes
         self.settings = settings
         self.counts = CacheCounts()
