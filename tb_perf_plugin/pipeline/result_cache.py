@@ -121,20 +121,21 @@ class _ResultUnpickler(pickle.Unpickler):
         if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "trace":
             index = pid[1]
             if isinstance(index, int) and index in self._traces:
-                return self._traces[index].tables
+                return self._traces[index]  # the run's handle: opened when used (`TraceFile`)
         raise _RefusedGlobal(f"persistent id {repr(pid)[:200]}")
 
 
 class _ResultPickler(pickle.Pickler):
-    """Writes the run's trace tables as their index (`persistent_load` gives them back)."""
+    """Writes the run's traces (their tables, or a loaded result's handles) as their index
+    (`persistent_load` gives back the run's handle, `TraceFile`)."""
 
     def __init__(self, file: Any, traces: RunTraces, buffers: list[pickle.PickleBuffer]) -> None:
         super().__init__(file, protocol=5, buffer_callback=buffers.append)
         self._trace_index = {t.path: i for i, t in _indexed(traces).items()}
 
     def persistent_id(self, obj: Any) -> Any:
-        if isinstance(obj, TraceTables):
-            index = self._trace_index.get(obj.meta.path)
+        if isinstance(obj, (TraceTables, TraceFile)):  # a loaded result holds the latter
+            index = self._trace_index.get(obj.path if isinstance(obj, TraceFile) else obj.meta.path)
             if index is None:
                 raise pickle.PicklingError("a trace's tables that are not the run's")
             return ("trace", index)

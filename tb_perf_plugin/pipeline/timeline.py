@@ -29,6 +29,7 @@ from .levels import (
     merge_pixels,
     raw_level,
 )
+from .read import TraceFile
 from .windows import gap_threshold_ns, recorded_windows
 
 SPAN_KIND = 9  # MyTimer spans, next to ingest's Kind values
@@ -111,7 +112,9 @@ class Timeline:
         self._name_json_bytes: np.ndarray | None = None  # per name, filled on first use
         self.lanes: list[Lane] = []
         self._lane_index: dict[str, int] = {}
-        self.traces: list[TraceTables] = []
+        # built from the ranks' tables; a loaded piece holds the run's handles instead
+        # (`result_cache`), opened only for what reads a trace (details, not tiles)
+        self.traces: list[TraceTables | TraceFile] = []
         self.span_sources: dict[int, SpanSource] = {}
         self._row_ids: dict[int, np.ndarray] = {}  # per trace source: slice row -> event id
         parts: list[dict[str, np.ndarray]] = []
@@ -313,7 +316,7 @@ class Timeline:
         if gap_ns is None:
             gap_ns = gap_threshold_ns(step_durations(self.rank_steps))
         self.windows = recorded_windows(
-            self.ev["start"], self.ev["dur"], self.ev["source"], [t.meta.path for t in self.traces],
+            self.ev["start"], self.ev["dur"], self.ev["source"], [_path(t) for t in self.traces],
             gap_ns,
         )  # fmt: skip
 
@@ -403,7 +406,8 @@ class Timeline:
         """The event ids of these slice rows of one of the timeline's traces (-1 for a trace it
         does not hold). The inverse of each trace's rows is built on first use."""
         rows = np.asarray(rows, dtype=np.int64)
-        source = next((i for i, t in enumerate(self.traces) if t is trace), -1)
+        path = trace.meta.path
+        source = next((i for i, t in enumerate(self.traces) if _path(t) == path), -1)
         if source < 0:
             return np.full(len(rows), -1, dtype=np.int64)
         inverse = self._row_ids.get(source)
@@ -619,11 +623,15 @@ def _counters_within_budget(
         factor *= math.ceil(size / COUNTER_BYTES) + 1
 
 
+def _path(trace: TraceTables | TraceFile) -> str:
+    return trace.path if isinstance(trace, TraceFile) else trace.meta.path
+
+
 _LANE_JSON_OVERHEAD = 120  # '{"id": "", "boxes": {"start": [], ...}}'
 
 
 def _event_args(
-    ev: dict[str, Any], span_sources: dict[int, SpanSource], traces: list[TraceTables]
+    ev: dict[str, Any], span_sources: dict[int, SpanSource], traces: list[TraceTables | TraceFile]
 ) -> dict[str, Any]:
     """An event's details: its span's ids and GPU time, or its trace slice's arguments."""
     row = int(ev["row_in_source"])
@@ -637,7 +645,8 @@ def _event_args(
         if spans.gpu_ns[row] >= 0:
             span_args["GPU time (ns)"] = int(spans.gpu_ns[row])
         return span_args
-    trace = traces[int(ev["source"])]
+    source = traces[int(ev["source"])]
+    trace = source.tables if isinstance(source, TraceFile) else source
     s = trace.slices
     args: dict[str, Any] = {"trace file": trace.meta.path.rsplit("/", 1)[-1]}
     for label, column in (
