@@ -167,6 +167,8 @@ class RunAnalysis:
     # per rank, FlopsCounter's MFU over its steps and torch.compile's activity (the
     # Overview's `compute` and `compile`)
     rank_compute: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # per rank with traces, (device ns no operator launched, device ns): `unattributed_device_ns`
+    unattributed_device: dict[int, tuple[int, int]] = field(default_factory=dict)
 
 
 STEP_COLUMNS = ["rank", "step", "t0", "t1", "source", "device_t0", "device_t1"]
@@ -258,6 +260,7 @@ def analyze_run(
         findings, memory, snapshot_warnings or [], trace_memory,
         gpus=[g for s in summaries for g in s.gpus], steps=_step_table(step_rows),
         processes={s.rank: s.process for s in summaries if s.process != (None, None)},
+        unattributed_device={s.rank: s.unattributed_device for s in summaries},
         rank_compute=_rank_compute(tables, step_rows,
                                    {s.rank: s.compiled_frames for s in summaries}),
     )  # fmt: skip

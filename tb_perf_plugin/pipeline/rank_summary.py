@@ -31,7 +31,12 @@ from ..analysis.gpu_summary import GpuSummary, rank_gpu_summary
 from ..analysis.host_calls import SYNC_CLASSES, host_call_classes
 from ..analysis.kernels import DeviceMetrics, device_metrics, kernel_rows, trace_kernels
 from ..analysis.memory import RankMemory
-from ..analysis.operators import merge_operator_rows, named_operator_events, operator_rows
+from ..analysis.operators import (
+    merge_operator_rows,
+    named_operator_events,
+    operator_rows,
+    unattributed_device_ns,
+)
 from ..analysis.trace_memory import trace_rank_memory
 from ..executor import shares_store, submitted_ahead
 from ..ingest.cache import DEFAULT_MAX_FILE_BYTES, TraceCache
@@ -81,6 +86,7 @@ class RankSummary:
     step_rows: list[tuple[int, int, int, str, int, int]]  # analyze.STEP_COLUMNS but the rank
     process: tuple[str | None, int | None]  # a trace-only rank's host and pid
     compiled_frames: pd.DataFrame  # torch.compile's frames in its traces (compiled_frames)
+    unattributed_device: tuple[int, int]  # `unattributed_device_ns` summed over its traces
 
 
 def rank_breakdowns(
@@ -171,7 +177,15 @@ def summarize_rank(
         step_rows=_step_rows(timer, steps, traces),
         process=traced_process(traces),
         compiled_frames=compiled_frames(pd.concat([compile_events(t.tables) for t in traces])),
+        unattributed_device=_summed(unattributed_device_ns(t.tables) for t in traces),
     )
+
+
+def _summed(pairs: Iterator[tuple[int, int]]) -> tuple[int, int]:
+    missing = total = 0
+    for a, b in pairs:
+        missing, total = missing + a, total + b
+    return missing, total
 
 
 def _step_rows(

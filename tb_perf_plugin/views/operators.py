@@ -14,12 +14,12 @@ from ..analysis.operators import (
     merge_operator_rows,
     named_operator_events,
     operator_rows,
-    unattributed_device_ns,
     user_frame,
 )
 from ..discovery import Run
 from ..errors import InvalidArgument
 from ..params import limit_param, shown
+from ..pipeline.analyze import RunAnalysis
 from ..pipeline.read import RunTables
 from ..store import INLINE_WAIT, RunStore, selected_traces
 from ._shared import its_traces, scope
@@ -56,7 +56,7 @@ def operators(
         row["call_stack"] = stack.split(FRAME_SEPARATOR) if stack else []
         row["user_frame"] = user_frame(stack)
     traces = len(selected_traces(tables, selected))
-    unattributed = _unattributed(store, run, selected, wait_s)
+    unattributed = _unattributed(analysis, selected)
     warnings = []
     if unattributed["share"] is not None and unattributed["share"] > UNATTRIBUTED_WARNING:
         warnings.append(
@@ -95,23 +95,11 @@ def _stack_rows(store: RunStore, run: Run, wait_s: float | None) -> pd.DataFrame
     return store.derived(run, "operator_stacks", build, wait_s)
 
 
-def _unattributed(
-    store: RunStore, run: Run, selected: int | None, wait_s: float | None
-) -> dict[str, Any]:
-    """`unattributed_device_ns` over the selected rank's traces (all ranks' without one):
-    `device_ns` and its `share` of the device time (None without device time)."""
-
-    def build(tables: RunTables) -> dict[int, tuple[int, int]]:
-        out: dict[int, tuple[int, int]] = {}
-        for rank, traces in tables.rank_traces():
-            for trace in traces:
-                missing, total = unattributed_device_ns(trace.tables)
-                before = out.get(rank, (0, 0))
-                out[rank] = (before[0] + missing, before[1] + total)
-        return out
-
-    per_rank = store.derived(run, "unattributed_device", build, wait_s)
-    chosen = [v for r, v in per_rank.items() if selected in (None, r)]
+def _unattributed(analysis: RunAnalysis, selected: int | None) -> dict[str, Any]:
+    """The device time no operator launched over the selected rank's traces (all ranks'
+    without one), summed by the ranks' summaries: `device_ns` and its `share` of the device
+    time (None without device time)."""
+    chosen = [v for r, v in analysis.unattributed_device.items() if selected in (None, r)]
     missing, total = sum(m for m, _ in chosen), sum(t for _, t in chosen)
     return {"device_ns": missing, "share": missing / total if total else None}
 
