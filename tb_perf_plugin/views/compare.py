@@ -17,7 +17,6 @@ from ..analysis.diff import compare as diff_runs
 from ..analysis.modules import PHASES
 from ..discovery import Run
 from ..errors import InvalidArgument, Progress
-from ..pipeline.steps import rank_steps
 from ..store import INLINE_WAIT, RunStore
 from .memory import memory
 from .modules import modules
@@ -73,9 +72,11 @@ def _facts_ready(store: RunStore, run: Run, wait_s: float | None) -> None:
 def _facts(store: RunStore, run: Run) -> RunFacts:
     """What the diff reads of a run, from its cached results and route answers."""
     tables, analysis = store.tables(run, None), store.analysis(run, None)
-    step_times = {}
-    for rank, traces in tables.rank_traces():
-        step_times[rank] = {s: b - a for s, (a, b) in rank_steps(tables, rank, traces).items()}
+    step_times: dict[int, dict[int, int]] = {rank: {} for rank in tables.ranks}
+    steps = analysis.steps  # every rank's (its summary's: never a walk over its traces here)
+    for rank, step, t0, t1 in zip(steps["rank"], steps["step"], steps["t0"], steps["t1"],
+                                  strict=True):  # fmt: skip
+        step_times.setdefault(int(rank), {})[int(step)] = int(t1) - int(t0)
     stepped = [b for b in analysis.breakdowns if b.step is not None]
     facts = RunFacts(run.name, step_times, traced_steps=float(max(len(stepped), 1)))
     if stepped:
