@@ -56,12 +56,14 @@ def summary_json(
 ) -> dict[str, Any]:
     now = now_ns()
     ranks = []
+    world_sizes: dict[int, list[int | None]] = {}  # what each rank's traces say
+    for trace in tables.traces:
+        world_sizes.setdefault(trace.rank, []).append(trace.world_size)
     for rank in all_ranks:
         writers = [w for w in run.writers if w.rank == rank]
         meta = next((w.meta for w in writers if w.meta is not None), None)
         steps = run_steps[run_steps["rank"] == rank]
-        traces = [t for t in tables.traces if t.rank == rank]
-        traced = [t.world_size for t in traces]
+        traced = world_sizes.get(rank, [])
         host, pid = (meta.host, meta.pid) if meta else processes.get(rank, (None, None))
         ranks.append(
             {
