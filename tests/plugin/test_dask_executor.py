@@ -26,6 +26,7 @@ from tb_perf_plugin.ingest.transfer import pack, parse_packed, unpack
 from tb_perf_plugin.pipeline import analyze, rank_summary
 from tb_perf_plugin.plugin import TbPerfPlugin
 from tb_perf_plugin.store import RunStore
+from tests.plugin.test_rank_summaries import _answers as every_route
 
 distributed = pytest.importorskip(
     "distributed", reason="the dask extra is not installed (pip install 'tb-perf[dask]')"
@@ -74,8 +75,9 @@ def _answers(service: RunStore) -> dict:
         "operators": views.operators.operators(service, run, wait_s=120),
         "breakdown": views.breakdown.breakdown(service, run, wait_s=120),
         "meta": views.timeline.timeline_meta(service, run, wait_s=120),
-        "tiles": views.timeline.timeline_tiles(service, run, "0", "1" + "0" * 18, "800", "0,1",
-                                               wait_s=120),  # fmt: skip
+        "tiles": views.timeline.timeline_tiles(
+            service, run, "0", "1" + "0" * 18, "800", "0,1", wait_s=120
+        ),  # fmt: skip
     }
 
 
@@ -218,6 +220,23 @@ def test_with_a_store_url_the_workers_parse_summarize_and_merge(
     results = {p.name for p in (fetched / "results").iterdir()}
     assert len(results) >= 3  # the analysis and the two ranks' timeline pieces, at least
     assert results <= {p.rsplit("/", 1)[-1] for p in fs.ls("tb-perf-store/cache/results")}
+
+
+def test_with_a_store_url_every_analysis_route_answers_as_the_serving_process(
+    s3, s3_scheduler, logdir, tmp_path, monkeypatch
+):
+    scheduler, _ = s3_scheduler
+    monkeypatch.setenv("TB_PERF_STORE", "s3://tb-perf-store/every-route")
+    monkeypatch.setenv("TB_PERF_CACHE_DIR", str(tmp_path / "server-cache"))
+    monkeypatch.setattr(rank_summary, "MIN_RANKS_ON_WORKERS", 1)
+    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
+    expected = every_route(local)
+    local.close()
+    on_dask = RunStore(str(logdir), executor=scheduler)
+    try:
+        assert every_route(on_dask) == expected
+    finally:
+        on_dask.close()
 
 
 def test_a_store_url_that_fails_leaves_the_traces_with_the_serving_process(
