@@ -189,9 +189,9 @@ def _decode_stream(
             if len(buffer) >= next_attempt:
                 before = len(buffer)
                 if split is None or split.decodes(attempt, in_helper):
-                    _decode_complete_events(buffer, columns, chunk, split is None)
+                    buffer = _decode_complete_events(buffer, columns, chunk, split is None)
                 else:
-                    _skip_complete_events(buffer)
+                    buffer = _skip_complete_events(buffer)
                 attempt += 1
                 chunk += len(buffer) < before
                 if len(buffer) >= before and len(buffer) > MAX_EVENT_BYTES:
@@ -548,27 +548,34 @@ def _last_cut(buffer: bytearray, end: int) -> re.Match | None:
     return None
 
 
-def _skip_complete_events(buffer: bytearray) -> None:
+def _skip_complete_events(buffer: bytearray) -> bytearray:
     """Drop the whole events at the front of `buffer` (the other process decodes them), cut
-    where `_decode_complete_events` cuts first."""
+    where `_decode_complete_events` cuts first; the buffer to go on with."""
     cut = _last_cut(buffer, len(buffer))
-    if cut is not None:
-        _drop_front(buffer, cut)
+    return buffer if cut is None else _drop_front(buffer, cut)
 
 
-def _drop_front(buffer: bytearray, cut: re.Match) -> None:
-    """Drop the events before `cut` (a `}, {` match) in place, keeping `buffer` one array that
-    starts with "[": its memory is used again by the next blocks (a new buffer per chunk cost
-    its pages faulted in and zeroed, 10 % of a read). Deleting a bytearray's front is O(1)."""
-    del buffer[: cut.end() - 2]
+def _drop_front(buffer: bytearray, cut: re.Match) -> bytearray:
+    """Drop the events before `cut` (a `}, {` match), keeping one array that starts with "[":
+    in place, so its memory is used again by the next blocks (a new buffer per chunk cost its
+    pages faulted in and zeroed, 10 % of a read; deleting a bytearray's front is O(1)). Where
+    something still holds a view of the decoded events (seen twice on Dask workers, never in
+    a pool: another thread holding a returning frame keeps its locals alive), a copy of what
+    is left instead: the buffer to go on with."""
+    try:
+        del buffer[: cut.end() - 2]
+    except BufferError:
+        buffer = bytearray(memoryview(buffer)[cut.end() - 2 :])
     buffer[0] = ord("[")  # over the "," or the space before the next event's "{"
+    return buffer
 
 
 def _decode_complete_events(
     buffer: bytearray, columns: TraceColumns, chunk: int, may_cut_earlier: bool = True
-) -> None:
+) -> bytearray:
     """Decode the whole events at the front of `buffer` (which starts with "[") and drop them
-    from it, in place: it keeps starting with "[", holding what is left undecoded.
+    from it (`_drop_front`); the buffer to go on with, starting with "[", holding what is left
+    undecoded.
 
     The byte after the cut is overwritten with "]" so the front decodes in place, without a
     copy. Tries the last two cut candidates: a candidate inside an event leaves unbalanced
@@ -580,7 +587,7 @@ def _decode_complete_events(
     for _ in range(2):
         cut = _last_cut(buffer, end)
         if cut is None:
-            return
+            return buffer
         close_at = cut.start() + 1
         saved = buffer[close_at]
         buffer[close_at] = ord("]")
@@ -600,8 +607,8 @@ def _decode_complete_events(
         del piece
         columns.add(events, chunk)
         del events  # msgspec.Raw values may hold views of the buffer
-        _drop_front(buffer, cut)
-        return
+        return _drop_front(buffer, cut)
+    return buffer
 
 
 def _decode_leniently(piece: bytes, meta: TraceMeta) -> list:

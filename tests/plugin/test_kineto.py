@@ -115,6 +115,20 @@ def test_a_begin_event_open_across_chunks_keeps_its_shapes(tmp_path):
     assert tables.slices["dur"][outer] == 30_000_000
 
 
+def test_a_cut_with_the_buffer_still_viewed_goes_on_with_a_copy():
+    """Something may still view the decoded events when their front is cut off the read
+    buffer (a Dask worker's profiler thread kept a returning frame alive): the read goes on
+    with a copy of what is left instead of failing with a BufferError."""
+    buffer = bytearray(b'[{"ph": "X", "ts": 1}, {"ph": "X", "ts": 2}')
+    cut = kineto._last_cut(buffer, len(buffer))
+    assert cut is not None
+    viewed = memoryview(buffer)  # held, as the profiler's frame held the events' views
+    rest = kineto._drop_front(buffer, cut)
+    assert rest == b'[{"ph": "X", "ts": 2}' and rest is not buffer
+    viewed.release()
+    assert kineto._drop_front(buffer, cut) is buffer  # in place when nothing views it
+
+
 def test_events_with_missing_or_odd_fields(tmp_path):
     doc = {"traceEvents": [
         {"ph": "X", "name": "no_times"},  # defaults: ts 0, dur 0
