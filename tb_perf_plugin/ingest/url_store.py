@@ -61,7 +61,10 @@ class UrlStore:
         import fsspec  # only for a URL store: not a dependency of local use
 
         self.url = url.rstrip("/")
-        self._fs, root = fsspec.core.url_to_fs(self.url)
+        # no listings cache: entries are looked up by name as workers add them (a cached
+        # listing would answer "absent" for one put since), and 1,024 ranks' entries listed
+        # would stay in memory
+        self._fs, root = fsspec.core.url_to_fs(self.url, use_listings_cache=False)
         self._root = root.rstrip("/")
         self._failing = False
         protocols = {self._fs.protocol} if isinstance(self._fs.protocol, str) else self._fs.protocol
