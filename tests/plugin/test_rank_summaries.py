@@ -149,7 +149,7 @@ def test_a_failed_task_is_done_again_elsewhere(tmp_path, shared_data, counted, m
     assert sorted(counted) == [0, 1, 2, 3]
 
 
-def test_the_merge_keeps_each_name_once_across_ranks(tmp_path):
+def test_the_merge_keeps_each_name_once_across_ranks(tmp_path, shared_data):
     """Summaries come from other processes, each with its own copy of every kernel name: the
     run's tables hold one string per name (a kernel name is often 200 characters)."""
     logdir = scale.generate(4, tmp_path / "scale")
