@@ -296,7 +296,7 @@ class TraceCache:
         mapped = _OPEN.get(str(entry))
         if mapped is not None:
             return mapped
-        if not entry.is_dir() and not self._fetched(key, path):
+        if not entry.is_dir() and not self._fetched(key):
             return None
         try:
             tables = _read_entry(entry, path)
@@ -314,17 +314,9 @@ class TraceCache:
         except OSError:
             return False
 
-    def _fetched(self, key: str, path: str) -> bool:
+    def _fetched(self, key: str) -> bool:
         """Whether the entry `key` was copied here from the store (none: False)."""
-        if self.url_store is None:
-            return False
-        try:
-            return self.url_store.fetch_entry(_SECTION, key, self.traces_dir)
-        except StoreError:  # it warned
-            return False
-        except OSError as exc:  # the local cache
-            logger.warning("tb_perf: %s: not fetched from the store (%s)", path, exc)
-            return False
+        return self.url_store is not None and self.url_store.fetched(_SECTION, key, self.traces_dir)
 
     def _keep(self, key: str, path: str, tables: TraceTables) -> TraceTables:
         """Store `path`'s tables under `key`; the stored copy, memory-mapped, so the parsed

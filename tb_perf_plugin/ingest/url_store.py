@@ -169,6 +169,17 @@ class UrlStore:
                 shutil.rmtree(staging, ignore_errors=True)
         return True
 
+    def fetched(self, section: str, name: str, into: Path) -> bool:
+        """`fetch_entry`, never raising: a store that fails has warned; a local folder that
+        cannot take the entry warns here."""
+        try:
+            return self.fetch_entry(section, name, into)
+        except StoreError:
+            return False
+        except OSError as exc:
+            logger.warning("tb_perf: %s/%s not fetched from the store (%s)", section, name, exc)
+            return False
+
     def put_file(self, section: str, name: str, data: bytes) -> str:
         """`data` as the file `name` of `section`; its URL."""
         with self._reached(writing=True):

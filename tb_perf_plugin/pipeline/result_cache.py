@@ -50,7 +50,7 @@ import pandas as pd
 from ..ingest.cache import IN_USE_NS
 from ..ingest.cache_dir import evict_lru, located
 from ..ingest.tables import TraceTables
-from ..ingest.url_store import AT_ONCE, StoreError
+from ..ingest.url_store import AT_ONCE
 from .cache_keys import entry_name, still_written
 from .read import TraceFile
 
@@ -354,15 +354,7 @@ class ResultCache:
 
     def _fetched(self, name: str) -> bool:
         """Whether the entry `name` was copied here from the store (none: False)."""
-        if self.url_store is None:
-            return False
-        try:
-            return self.url_store.fetch_entry(_SECTION, name, self.root)
-        except StoreError:  # it warned
-            return False
-        except OSError as exc:  # the local cache
-            logger.warning("tb_perf: a result not fetched from the store (%s)", exc)
-            return False
+        return self.url_store is not None and self.url_store.fetched(_SECTION, name, self.root)
 
     def _count(self, what: str) -> None:
         with self._lock:

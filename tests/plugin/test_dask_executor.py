@@ -81,6 +81,25 @@ def _answers(service: RunStore) -> dict:
     }
 
 
+def _answers_inline(logdir: Path, tmp_path: Path) -> dict:
+    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
+    try:
+        return _answers(local)
+    finally:
+        local.close()
+
+
+def _refused_here(monkeypatch, *names: tuple[object, str]) -> None:
+    """Make each (module, function) fail if called: work the workers must do, not this
+    process."""
+
+    def here(*args, **kwargs):
+        raise AssertionError("done in the serving process, not by the workers")
+
+    for module, name in names:
+        monkeypatch.setattr(module, name, here)
+
+
 def test_dask_answers_what_the_local_executor_answers(scheduler, worker_cache, logdir, tmp_path):
     server_cache = tmp_path / "server-cache"
     on_dask = RunStore(str(logdir), executor=scheduler, cache_dir=str(server_cache))
@@ -108,15 +127,8 @@ def test_with_the_shared_store_the_workers_parse_summarize_and_merge(
     store_dir = tmp_path / "store"
     monkeypatch.setenv("TB_PERF_STORE", str(store_dir))
     monkeypatch.setattr(rank_summary, "MIN_RANKS_ON_WORKERS", 1)  # the demo run has 2 ranks
-    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
-    expected = _answers(local)
-    local.close()
-
-    def here(*args, **kwargs):
-        raise AssertionError("done in the serving process, not by the workers")
-
-    monkeypatch.setattr(cache_module, "_unpacked", here)
-    monkeypatch.setattr(analyze, "analyze_run", here)
+    expected = _answers_inline(logdir, tmp_path)
+    _refused_here(monkeypatch, (cache_module, "_unpacked"), (analyze, "analyze_run"))
     on_dask = RunStore(str(logdir), executor=scheduler)  # the store is the cache directory
     try:
         assert on_dask.trace_cache.root == store_dir
@@ -194,16 +206,9 @@ def test_with_a_store_url_the_workers_parse_summarize_and_merge(
     monkeypatch.setenv("TB_PERF_STORE", "s3://tb-perf-store/cache")
     monkeypatch.setenv("TB_PERF_CACHE_DIR", str(tmp_path / "server-cache"))
     monkeypatch.setattr(rank_summary, "MIN_RANKS_ON_WORKERS", 1)  # the demo run has 2 ranks
-    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
-    expected = _answers(local)
-    local.close()
-
-    def here(*args, **kwargs):
-        raise AssertionError("done in the serving process, not by the workers")
-
-    monkeypatch.setattr(cache_module, "_unpacked", here)
-    monkeypatch.setattr(cache_module, "read_timeline_file", here)
-    monkeypatch.setattr(analyze, "analyze_run", here)
+    expected = _answers_inline(logdir, tmp_path)
+    _refused_here(monkeypatch, (cache_module, "_unpacked"),
+                  (cache_module, "read_timeline_file"), (analyze, "analyze_run"))  # fmt: skip
     assert expected["tiles"]["lanes"]  # the tiles take the ranks' pieces
     on_dask = RunStore(str(logdir), executor=scheduler)
     try:
@@ -247,9 +252,7 @@ def test_a_store_url_that_fails_leaves_the_traces_with_the_serving_process(
     scheduler, _ = s3_scheduler
     monkeypatch.setenv("TB_PERF_STORE", "s3://no-such-bucket/cache")
     monkeypatch.setenv("TB_PERF_CACHE_DIR", str(tmp_path / "server-cache"))
-    local = RunStore(str(logdir), executor="inline", cache_dir=str(tmp_path / "local-cache"))
-    expected = _answers(local)
-    local.close()
+    expected = _answers_inline(logdir, tmp_path)
     on_dask = RunStore(str(logdir), executor=scheduler)
     try:
         assert _answers(on_dask) == expected
