@@ -11,26 +11,50 @@ Schema generations differ (tables created lazily, so any may be absent; names as
 or as text; META_DATA_* or EXPORT_META_DATA): columns are looked up before use. Times are the
 export's nanoseconds since the capture start plus TARGET_INFO_SESSION_START_TIME's Unix epoch.
 
-The database opens read-only and immutable, after a size and magic-header check; every
-sqlite3 error becomes Unreadable. Rows arrive in batches straight into int64 columns.
+A logdir is writable by others (docs/RELIABILITY.md's threat model), and a small SQLite file
+can ask for unbounded work: a view or a virtual table under a table's name, a b-tree whose
+pages are shared. So the file is opened once, checked (size, header, not WAL) on that
+descriptor, and SQLite reads a private copy of those bytes, never the path again,
+read-only and immutable, with schema functions untrusted; only plain tables (a real root page,
+no generated column) are read, and every query runs under a budget (`_Budget`: VM steps and
+rows proportional to the file's size, and a deadline): past it the file is refused as asking
+for more work than its size allows. Every sqlite3 error becomes Unreadable. Rows arrive in
+batches straight into int64 columns.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sqlite3
+import tempfile
+import time
 import urllib.parse
 from collections.abc import Callable, Iterator
+from typing import BinaryIO
 
 import numpy as np
 
 from ..errors import Unreadable
-from .files import Head, Verdict, open_input
+from .files import Head, Verdict, human_bytes, open_input
 from .tables import Kind, TraceMeta, TraceTables, build_trace_tables, intern
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+SQLITE_HEADER_BYTES = 100
 BATCH_ROWS = 1 << 16
+# The budget of one file's reads (`_Budget`). A table row takes at least ~9 bytes of its file
+# and the reader reads each table two or three times: a dense real-shaped export (kernels
+# only) takes 0.08 rows and 1.8 VM steps per byte, the real exports of ../shared/data under
+# 0.01 and 0.1 (docs/RELIABILITY.md): 12x and 55x headroom at least.
+ROWS_PER_BYTE = 1.0
+STEPS_PER_BYTE = 100
+BASE_ROWS = 100_000
+BASE_STEPS = 20_000_000
+BASE_SECONDS = 30.0
+BYTES_PER_SECOND = 1 << 20
+PROGRESS_EVERY = 1000  # VM steps between two calls of the progress handler
+COPY_CHUNK_BYTES = 1 << 20
 NSYS_TABLES = (
     "CUPTI_ACTIVITY_KIND_KERNEL",
     "CUPTI_ACTIVITY_KIND_MEMCPY",
@@ -38,6 +62,10 @@ NSYS_TABLES = (
     "CUPTI_ACTIVITY_KIND_RUNTIME",
     "NVTX_EVENTS",
 )
+_READ_TABLES = {
+    *NSYS_TABLES, "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "StringIds", "TARGET_INFO_GPU",
+    "TARGET_INFO_SESSION_START_TIME", "ThreadNames", "PROCESSES",
+}  # fmt: skip
 # nsys' own enums, for exports without ENUM_* tables (CUPTI numbers memory kinds differently).
 _COPY_KINDS = {
     0: "Unknown", 1: "HtoD", 2: "DtoH", 3: "HtoA", 4: "AtoH", 5: "AtoA", 6: "AtoD", 7: "DtoA",
@@ -71,26 +99,107 @@ def _copy_kind(name: str, label: str) -> str:
 
 def read_nsys_sqlite(path: str, max_bytes: int) -> TraceTables:
     """One Nsight Systems SQLite export as TraceTables (times int64 Unix-epoch ns). Raises
-    Unreadable for a file over `max_bytes`, not SQLite, corrupt, or not an nsys export."""
+    Unreadable for a file over `max_bytes`, not SQLite, in WAL mode, corrupt, not an nsys
+    export, or asking for more work than its size allows."""
     name = os.path.basename(path)
     try:
-        with open_input(path, max_bytes, "Nsight Systems export") as handle:
-            magic = handle.read(len(SQLITE_MAGIC))
+        handle = open_input(path, max_bytes, "Nsight Systems export")
     except OSError as exc:
         raise Unreadable(f"{name}: cannot read ({exc.strerror or exc})") from None
-    if magic != SQLITE_MAGIC:
-        raise Unreadable(f"{name}: not an SQLite database (no SQLite header)")
-    quoted = urllib.parse.quote(os.path.abspath(path))
-    try:
-        connection = sqlite3.connect(f"file:{quoted}?mode=ro&immutable=1", uri=True)
-        connection.text_factory = _lenient_text
+    with handle:
+        header = handle.read(SQLITE_HEADER_BYTES)
+        if not header.startswith(SQLITE_MAGIC):
+            raise Unreadable(f"{name}: not an SQLite database (no SQLite header)")
+        if header[18:20] != b"\x01\x01":  # the write and read versions: 2 is WAL
+            raise Unreadable(
+                f"{name}: an SQLite database in WAL mode (its latest writes may be in "
+                f"{name}-wal, which is not read): make it one file first, e.g. "
+                f"sqlite3 {name} 'PRAGMA journal_mode=DELETE'"
+            )
+        budget = _Budget(os.fstat(handle.fileno()).st_size)
         try:
-            return _Export(connection, path).tables()
-        finally:
+            connection = _connect(handle, budget)
+            try:
+                return _Export(connection, path, budget).tables()
+            finally:
+                connection.close()
+        # sqlite3 decodes its own error messages as UTF-8: a damaged schema can make that fail
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            if budget.exceeded is not None:
+                raise Unreadable(budget.refusal(name)) from None
+            raise Unreadable(f"{name}: corrupt or unreadable SQLite database ({exc})") from None
+
+
+def _connect(handle: BinaryIO, budget: _Budget) -> sqlite3.Connection:
+    """The database of the opened file, read-only and immutable (no locks, no journal or WAL
+    looked for), the schema's functions untrusted, values no longer than the file (Python
+    3.11+), every statement under `budget`. SQLite opens files by path, and the logdir's path
+    may have been swapped since it was checked (for a FIFO, a bigger file): so it opens a
+    private copy of the `budget.size` bytes checked, removed once open."""
+    fd, copy = tempfile.mkstemp(prefix="tb-perf-nsys-", suffix=".sqlite")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            handle.seek(0)
+            left = budget.size
+            while left > 0 and (chunk := handle.read(min(left, COPY_CHUNK_BYTES))):
+                out.write(chunk)
+                left -= len(chunk)
+        connection = sqlite3.connect(
+            f"file:{urllib.parse.quote(copy)}?mode=ro&immutable=1", uri=True
+        )
+        try:
+            connection.text_factory = _lenient_text
+            setlimit = getattr(connection, "setlimit", None)  # Python 3.11+
+            if setlimit is not None:
+                setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max(budget.size, 1 << 20))  # type: ignore[attr-defined]
+            connection.set_progress_handler(budget.progress, PROGRESS_EVERY)
+            connection.execute("PRAGMA trusted_schema = OFF")
+            connection.execute("PRAGMA query_only = ON")
+            connection.execute("PRAGMA schema_version").fetchall()  # the file is open now
+        except BaseException:
             connection.close()
-    # sqlite3 decodes its own error messages as UTF-8: a damaged schema can make that fail too
-    except (sqlite3.Error, UnicodeDecodeError) as exc:
-        raise Unreadable(f"{name}: corrupt or unreadable SQLite database ({exc})") from None
+            raise
+    finally:
+        os.unlink(copy)
+    return connection
+
+
+class _Budget:
+    """What reading one export may cost: VM steps and rows in proportion to its `size` (rows
+    are stored in the file; a view, a virtual table or pages shared by a damaged b-tree make
+    more of them than its bytes hold), and wall time. Steps and rows are counted, so a refusal
+    does not depend on how busy the machine is; the deadline only backs them up."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.max_rows = BASE_ROWS + int(ROWS_PER_BYTE * size)
+        self.max_calls = (BASE_STEPS + STEPS_PER_BYTE * size) // PROGRESS_EVERY
+        self.deadline = time.monotonic() + BASE_SECONDS + size / BYTES_PER_SECOND
+        self.rows = 0
+        self.calls = 0
+        self.exceeded: str | None = None
+
+    def progress(self) -> int:
+        """SQLite's progress handler: nonzero interrupts the statement."""
+        self.calls += 1
+        if self.calls > self.max_calls:
+            self.exceeded = f"over {self.max_calls * PROGRESS_EVERY:,} SQLite steps"
+        elif self.calls % 64 == 0 and time.monotonic() > self.deadline:
+            self.exceeded = f"over {BASE_SECONDS + self.size / BYTES_PER_SECOND:.0f} s"
+        return int(self.exceeded is not None)
+
+    def take(self, rows: int) -> None:
+        self.rows += rows
+        if self.rows > self.max_rows:
+            self.exceeded = f"over {self.max_rows:,} rows"
+            raise sqlite3.OperationalError("row budget exceeded")
+
+    def refusal(self, name: str) -> str:
+        return (
+            f"{name}: this export asks for more work than its size allows ({self.exceeded} "
+            f"for {human_bytes(self.size)}): not read (a damaged or crafted database; a real "
+            "Nsight Systems export reads in a fraction of that)"
+        )
 
 
 def _lenient_text(value: bytes) -> str:
@@ -100,11 +209,11 @@ def _lenient_text(value: bytes) -> str:
 class _Export:
     """One open export: which tables and columns it has, its strings, the columns being built."""
 
-    def __init__(self, connection: sqlite3.Connection, path: str) -> None:
+    def __init__(self, connection: sqlite3.Connection, path: str, budget: _Budget) -> None:
         self.db = connection
+        self.budget = budget
         self.meta = TraceMeta(path=path)
-        listing = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-        self.tables_present = {row[0] for row in listing}
+        self.tables_present = self._plain_tables()
         self.names: list[str] = []
         self.parts: list[dict[str, np.ndarray]] = []
         self._strings: dict[int, str] | None = None
@@ -141,16 +250,64 @@ class _Export:
 
     # --- schema helpers ----------------------------------------------------------------------
 
+    def _plain_tables(self) -> set[str]:
+        """The export's plain tables (a real root page, CREATE TABLE). A name this reader reads
+        that is anything else (a view; a virtual table, whose rows its module makes; a shadow
+        table of one) refuses the file: no Nsight Systems export has one, and its rows are
+        not bounded by the file's bytes."""
+        plain, other = set(), {}
+        for kind, table, root, sql in self.batches(
+            "SELECT type, name, rootpage, sql FROM sqlite_master WHERE type IN ('table', 'view')"
+        ):
+            if not isinstance(table, str):
+                continue
+            virtual = kind == "table" and (
+                not isinstance(root, int) or root <= 0
+                or not isinstance(sql, str) or sql.lstrip()[:12].upper() != "CREATE TABLE"
+            )  # fmt: skip
+            if kind == "view" or virtual:
+                other[table] = "a view" if kind == "view" else "a virtual table"
+            else:
+                plain.add(table)
+        for vtab in [t for t, what in other.items() if what == "a virtual table"]:
+            for table in [t for t in plain if t.startswith(vtab + "_")]:
+                other[table] = f"a shadow table of the virtual table {vtab}"
+        name = os.path.basename(self.meta.path)
+        for table, what in other.items():
+            if table in _READ_TABLES or table.startswith("ENUM_"):
+                raise Unreadable(
+                    f"{name}: {table} is {what}, which no Nsight Systems export has: not read "
+                    "(only plain tables are)"
+                )
+        return plain
+
     def columns(self, table: str) -> set[str]:
+        """A plain table's stored columns; one with a generated column (computed by the
+        reader at each read: unbounded work per row) refuses the file."""
         if table not in self.tables_present:
             return set()
-        return {row[1] for row in self.db.execute(f'PRAGMA table_info("{table}")')}
+        info = list(self.batches(f'PRAGMA table_xinfo("{table}")'))
+        generated = [str(row[1]) for row in info if row[6] in (2, 3)]
+        if generated:
+            raise Unreadable(
+                f"{os.path.basename(self.meta.path)}: {table} has generated columns "
+                f"({', '.join(generated[:3])}), which no Nsight Systems export has: not read"
+            )
+        return {row[1] for row in info if row[6] == 0}
+
+    def batches(self, sql: str) -> Iterator[tuple]:
+        """The query's rows, counted against the budget (every query goes through here)."""
+        cursor = self.db.execute(sql)
+        while batch := cursor.fetchmany(BATCH_ROWS):
+            self.budget.take(len(batch))
+            yield from batch
 
     def rows(self, sql: str, width: int) -> Iterator[np.ndarray]:
         """The query's rows in batches, as int64 arrays of `width` columns (the SQL casts
         and COALESCEs every column to an integer)."""
         cursor = self.db.execute(sql)
         while batch := cursor.fetchmany(BATCH_ROWS):
+            self.budget.take(len(batch))
             yield np.array(batch, dtype=np.int64).reshape(-1, width)
 
     def select(self, table: str, expressions: list[str], where: str = "") -> np.ndarray:
@@ -164,11 +321,11 @@ class _Export:
         if self._strings is None:
             self._strings = {}
             if "StringIds" in self.tables_present:
-                cursor = self.db.execute("SELECT id, value FROM StringIds")
-                while batch := cursor.fetchmany(BATCH_ROWS):
-                    self._strings.update(
-                        (key, value) for key, value in batch if isinstance(value, str)
-                    )
+                self._strings.update(
+                    (key, value)
+                    for key, value in self.batches("SELECT id, value FROM StringIds")
+                    if isinstance(value, str)
+                )
         return self._strings
 
     def name_ids(self, string_ids: np.ndarray, texts: list[str | None] | None = None) -> np.ndarray:
@@ -186,11 +343,7 @@ class _Export:
     def texts(self, table: str, column: str, where: str = "") -> list[str | None]:
         """A text column, one value per row (None where not text), in the table's row order."""
         query = f'SELECT CASE WHEN typeof("{column}") = \'text\' THEN "{column}" END FROM "{table}"'
-        cursor = self.db.execute(query + (f" WHERE {where}" if where else ""))
-        out: list[str | None] = []
-        while batch := cursor.fetchmany(BATCH_ROWS):
-            out.extend(row[0] for row in batch)
-        return out
+        return [row[0] for row in self.batches(query + (f" WHERE {where}" if where else ""))]
 
     def enum(
         self,
@@ -202,7 +355,7 @@ class _Export:
         if not {"id", "name", "label"} <= self.columns(table):
             return fallback
         out = dict(fallback)
-        for key, enum_name, enum_label in self.db.execute(f'SELECT id, name, label FROM "{table}"'):
+        for key, enum_name, enum_label in self.batches(f'SELECT id, name, label FROM "{table}"'):
             if isinstance(key, int) and isinstance(enum_label, str):
                 out[key] = label(str(enum_name), enum_label) if label else enum_label
         return out
@@ -257,7 +410,7 @@ class _Export:
         if "id" not in present:
             return
         query = "SELECT " + ", ".join(f'"{c}"' for c in present) + " FROM TARGET_INFO_GPU"
-        for row in self.db.execute(query).fetchmany(256):
+        for row in itertools.islice(self.batches(query), 256):
             device = {wanted[c]: v for c, v in zip(present, row, strict=True) if v is not None}
             if isinstance(device.get("maxWarpsPerSm"), int) and isinstance(
                 device.get("warpSize"), int
@@ -287,7 +440,7 @@ class _Export:
                 if pid in pids and name_id in strings:
                     self.meta.thread_names[f"{pid}/{tid}"] = strings[name_id]
         if {"pid", "name"} <= self.columns("PROCESSES"):
-            for pid, process in self.db.execute("SELECT pid, name FROM PROCESSES"):
+            for pid, process in self.batches("SELECT pid, name FROM PROCESSES"):
                 if pid in pids and isinstance(process, str):
                     self.meta.thread_names.setdefault(str(pid), process)
 
