@@ -233,10 +233,10 @@ def measure(logdir: str, run_name: str, kind: str, workers: int) -> dict[str, An
                 for address, after in client.run(_status).items()
             ]
         else:
-            # a benchmark may look at the pool's processes (the ProcessPool's current pool)
-            pool = service._executor.get()._pool
-            processes = pool._processes if pool is not None else {}
-            peaks = [{"peak": _status(pid)["VmHWM"], "idle": None} for pid in processes]
+            # a benchmark may look at the pool's processes (the ProcessPool's workers)
+            workers = service._executor.get()._workers
+            pids = [worker.process.pid for worker in workers]
+            peaks = [{"peak": _status(pid)["VmHWM"], "idle": None} for pid in pids]
         heatmap = overview[2]
         result = {
             "phases": phases,

@@ -66,6 +66,11 @@ class Unreadable(TbPerfError):
     http_status = 404
 
 
+class OverLimit(Unreadable):
+    """A task ran past the per-task time limit of the local pool and was stopped with its
+    worker: never run again in the serving process, whose time it would take instead."""
+
+
 class ExecutorUnavailable(TbPerfError):
     """The configured executor cannot be used now (Dask not installed, its scheduler
     unreachable); a later request tries again."""

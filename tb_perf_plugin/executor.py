@@ -5,9 +5,10 @@
 inside TensorBoard's threaded server), `thread`, `inline` (in the calling thread; for debugging
 and tiny runs), or `dask://HOST:PORT`, the scheduler of a Dask cluster (the `dask` extra).
 `TB_PERF_WORKERS` caps the local pools (default: the CPU count, at most 8). The process pool
-is retired for a fresh one when a worker holds more than 1 GiB after a task (one big file's
-memory goes back to the system) and replaced when a worker dies (the OOM killer), retrying
-that worker's files once.
+(`ProcessPool`) serves the runs' tasks in turn, kills a task past `TB_PERF_TASK_LIMIT_S`
+(default 600 s) with its worker, replaces a worker that holds more than 1 GiB after a task (one
+big file's memory goes back to the system) or dies (the OOM killer, retrying its file once),
+and stops within a second or so however busy its workers are.
 Local executors share this process' disk, so their tasks leave parsed traces in the trace cache,
 and so do Dask workers when the cache is the store (`TB_PERF_STORE`: a directory they mount at
 the same path, or a URL); other Dask workers return the tables packed (`ingest.transfer`) and
@@ -20,17 +21,23 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import concurrent.futures.process
+import concurrent.futures.thread  # its exit hook registered before any pool's (see _started_locked)
 import functools
 import multiprocessing
+import multiprocessing.connection
 import os
+import pickle
+import signal
 import sys
 import threading
+import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ExecutorUnavailable, Unreadable
+from .errors import ExecutorUnavailable, OverLimit, Unreadable
 from .ingest.cache_dir import STORE_ENV, shared_store, store_problem
 from .ingest.url_store import is_url
 
@@ -134,25 +141,28 @@ def _call(fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
         return _Raised(exc)
 
 
-# A pool whose worker holds more than this after a task is retired for a fresh one, so the
-# memory one big file took goes back to the system. Not `max_tasks_per_child`: recycling every
-# worker costs small files half their time, and on CPython 3.11 a pool using it stops starting
-# workers (gh-115634).
+# A worker holding more than this after a task is replaced by a fresh one, so the memory one
+# big file took goes back to the system. Not after every task: a fresh worker for each costs
+# small files half their time.
 RETIRE_RSS_BYTES = 1 << 30
+TASK_LIMIT_ENV = "TB_PERF_TASK_LIMIT_S"
+# The longest a task may run on a local worker: far past a real one's (a 4 GiB trace parses
+# in about a minute, the merge of 4,096 ranks' summaries takes 33 s), so only a task that
+# would never end meets it.
+DEFAULT_TASK_LIMIT_S = 600.0
+STOP_GRACE_S = 1.0  # how long a stopping worker may take to exit before it is killed
 _PRELOADED = ["tb_perf_plugin.ingest.cache", "tb_perf_plugin.ingest.transfer"]
 
 
-def _new_process_pool(max_workers: int) -> concurrent.futures.ProcessPoolExecutor:
+def _process_context() -> multiprocessing.context.BaseContext:
     """Forkserver where available (never fork inside TensorBoard's threaded server), with the
     parsers preloaded in the server so a fresh worker costs a fork, not the imports; else
     spawn."""
-    context: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(_PRELOADED)
-    else:
-        context = multiprocessing.get_context("spawn")
-    return concurrent.futures.ProcessPoolExecutor(max_workers=max_workers, mp_context=context)
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 @dataclass
@@ -184,119 +194,382 @@ def _measured(task: Callable[[], Any]) -> _Measured:
         return _Measured(None, exc, _resident_bytes())
 
 
-class ProcessPool(concurrent.futures.Executor):
-    """A local process pool that outlives its workers. A pool whose worker holds more than
-    `retire_rss_bytes` after a task is retired (its workers finish what they hold, then exit)
-    for a fresh one, so the memory one big file took returns to the system; a pool broken by
-    a dying worker is replaced. A task whose worker died is run once more on the new pool (it
-    may have died for another task's sake); dying again, it is Unreadable, as on the Dask path."""
+def _die_with_parent() -> None:
+    """Linux: this worker is killed when its parent (the forkserver, which exits with the
+    server) dies, even if the server was killed before it could stop its workers."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
 
-    def __init__(self, max_workers: int, retire_rss_bytes: int = RETIRE_RSS_BYTES) -> None:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def _serve(connection: multiprocessing.connection.Connection) -> None:
+    """A worker's life: run each task sent until the connection closes. Ctrl-C in the
+    terminal reaches the whole process group: the server stops its workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+    try:
+        connection.send_bytes(b"")  # ready: a task's time starts when it is sent
+    except OSError:
+        return
+    while True:
+        try:
+            payload = connection.recv_bytes()
+        except (EOFError, OSError):
+            return
+        try:
+            measured = _measured(pickle.loads(payload))
+            answer = pickle.dumps(measured, pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # a task or a result that does not pickle
+            answer = pickle.dumps(_Measured(None, exc, _resident_bytes()))
+        try:
+            connection.send_bytes(answer)
+        except OSError:
+            return
+
+
+@dataclass
+class _Task:
+    future: concurrent.futures.Future
+    payload: bytes  # the pickled call
+    group: int  # the thread that submitted it: one job, i.e. one run's read
+    retries: int
+    alone: bool = False
+
+
+class _Worker:
+    """One worker process and the task it runs."""
+
+    def __init__(self, context: multiprocessing.context.BaseContext, alone: bool) -> None:
+        self.connection, child = multiprocessing.Pipe()
+        self.process = context.Process(  # type: ignore[attr-defined]
+            target=_serve, args=(child,), daemon=True, name="tb_perf_worker"
+        )
+        self.process.start()
+        child.close()
+        self.alone = alone
+        self.ready = False  # said so: its boot (the forkserver's first start) is not a task's
+        self.task: _Task | None = None
+        self.started: float | None = None  # when its task was sent
+
+    def stop(self) -> None:
+        """Ask it to exit (it does once its task, if any, is done)."""
+        self.connection.close()
+
+
+class ProcessPool(concurrent.futures.Executor):
+    """Local worker processes, one task at a time each, fed by one thread of this process.
+    - Fair: tasks wait here in one queue per submitting thread (a job of the server: one
+      run's read), served in turn, so one run's thousand files never hold back another run.
+    - Bounded: a task running past `task_limit_s` is killed with its worker and fails as
+      OverLimit (that file's error); the worker is replaced.
+    - A worker holding more than `retire_rss_bytes` after a task is replaced, so the memory
+      one big file took returns to the system; one that dies (the OOM killer) is replaced and
+      its task run once more (it may have died for another's sake); dying again, Unreadable.
+    - Stopping (`shutdown`, or the interpreter exiting on SIGTERM or Ctrl-C, before
+      concurrent.futures joins its threads) kills workers still busy after STOP_GRACE_S and
+      fails their tasks, so it never waits for a task that does not end.
+    The thread and the workers start with the first task, not in the constructor."""
+
+    def __init__(
+        self,
+        max_workers: int,
+        retire_rss_bytes: int = RETIRE_RSS_BYTES,
+        task_limit_s: float | None = None,
+    ) -> None:
         self._max_workers = max_workers
         self._retire_rss_bytes = retire_rss_bytes
+        self._task_limit_s = task_limit_s if task_limit_s is not None else _task_limit_s()
         self._lock = threading.Lock()
-        self._pool: concurrent.futures.ProcessPoolExecutor | None = None
-        self._retired: weakref.WeakSet = weakref.WeakSet()  # still finishing their tasks
+        self._queues: dict[int, collections.deque[_Task]] = {}
+        self._workers: list[_Worker] = []
+        self._leaving: list[_Worker] = []  # told to stop, not yet exited
+        self._context: multiprocessing.context.BaseContext | None = None
+        self._thread: threading.Thread | None = None
+        self._wake_read, self._wake_write = -1, -1
         self._closed = False
 
-    def _current(self) -> concurrent.futures.ProcessPoolExecutor:
-        with self._lock:
-            if self._closed:
-                raise RuntimeError("cannot schedule new futures after shutdown")
-            if self._pool is None:
-                self._pool = _new_process_pool(self._max_workers)
-            return self._pool
-
-    def _retire(self, pool: concurrent.futures.ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._pool is not pool:
-                return
-            self._pool = None
-            self._retired.add(pool)
-        pool.shutdown(wait=False)  # its queued tasks still run
-
-    def _replace(self, broken: concurrent.futures.ProcessPoolExecutor) -> None:
-        with self._lock:
-            if self._pool is broken:
-                self._pool = None
-        broken.shutdown(wait=False, cancel_futures=True)
+    # --- submitting ----------------------------------------------------------------------
 
     def submit(
         self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any
     ) -> concurrent.futures.Future:
-        future: concurrent.futures.Future = concurrent.futures.Future()
-        self._run(future, functools.partial(fn, *args, **kwargs), retries=1)
-        return future
-
-    def _run(
-        self, future: concurrent.futures.Future, task: Callable[[], Any], retries: int
-    ) -> None:
-        pool = self._current()
-        try:
-            inner = pool.submit(_measured, task)
-        except concurrent.futures.process.BrokenProcessPool:
-            self._replace(pool)
-            pool = self._current()
-            inner = pool.submit(_measured, task)
-        future.add_done_callback(lambda f: f.cancelled() and inner.cancel())
-        inner.add_done_callback(lambda done: self._settle(future, done, pool, task, retries))
-
-    def _settle(
-        self,
-        future: concurrent.futures.Future,
-        inner: concurrent.futures.Future,
-        pool: concurrent.futures.ProcessPoolExecutor,
-        task: Callable[[], Any],
-        retries: int,
-    ) -> None:
-        if inner.cancelled() or future.done():
-            future.cancel()
-            return
-        error = inner.exception()
-        if isinstance(error, concurrent.futures.process.BrokenProcessPool):
-            self._replace(pool)
-            if retries > 0:
-                try:
-                    self._run(future, task, retries - 1)
-                    return
-                except RuntimeError as exc:  # shut down meanwhile
-                    error = exc
-            else:
-                error = Unreadable("the worker process reading it died (out of memory?)")
-        value = None
-        if error is None:
-            measured = inner.result()
-            value, error = measured.value, measured.error
-            if measured.rss_bytes > self._retire_rss_bytes:
-                self._retire(pool)
-        if not future.set_running_or_notify_cancel():
-            return
-        if error is None:
-            future.set_result(value)
-        else:
-            future.set_exception(error)
+        return self._queued(functools.partial(fn, *args, **kwargs), alone=False)
 
     def submit_alone(self, fn: Callable[..., Any], /, *args: Any) -> concurrent.futures.Future:
         """`fn(*args)` in a process of its own, which exits when it returns: for a task whose
         memory grows with the whole run rather than one file (the merge of a run's analysis),
         so that memory goes back to the system and the pool's workers stay at one file's
-        working set. A process that dies fails the future (BrokenProcessPool)."""
+        working set. It starts at once, beside the workers; a process that dies fails the
+        future (BrokenProcessPool)."""
+        return self._queued(functools.partial(fn, *args), alone=True)
+
+    def _queued(self, call: Callable[[], Any], alone: bool) -> concurrent.futures.Future:
+        future: concurrent.futures.Future = concurrent.futures.Future()
+        try:
+            payload = pickle.dumps(call, pickle.HIGHEST_PROTOCOL)
+        except Exception as exc:  # as ProcessPoolExecutor: through the future
+            future.set_exception(exc)
+            return future
+        task = _Task(future, payload, threading.get_ident(), retries=0 if alone else 1, alone=alone)
         with self._lock:
             if self._closed:
                 raise RuntimeError("cannot schedule new futures after shutdown")
-            alone = _new_process_pool(1)
-            self._retired.add(alone)  # shut down with the pool if still running then
-        future = alone.submit(fn, *args)
-        future.add_done_callback(lambda _: alone.shutdown(wait=False))
+            self._started_locked()
+            self._queues.setdefault(-1 if alone else task.group, collections.deque()).append(task)
+        self._wake()
         return future
 
+    def _started_locked(self) -> None:
+        if self._thread is not None:
+            return
+        self._context = _process_context()
+        self._wake_read, self._wake_write = os.pipe()
+        os.set_blocking(self._wake_write, False)
+        self._thread = threading.Thread(target=self._serve, name="tb_perf_pool", daemon=True)
+        self._thread.start()
+        # Before concurrent.futures joins its threads at exit (the server's jobs wait on these
+        # tasks): a plain atexit handler would run after that join, which would never return.
+        # These hooks run last registered first: concurrent.futures.thread's was at import.
+        register = getattr(threading, "_register_atexit", None)
+        if register is not None:
+            try:
+                register(functools.partial(_stop_at_exit, weakref.ref(self)))
+            except RuntimeError:  # the interpreter is already exiting
+                pass
+
+    def _wake(self) -> None:
+        try:
+            os.write(self._wake_write, b"x")
+        except (BlockingIOError, OSError):  # already woken, or closed
+            pass
+
+    # --- the feeding thread --------------------------------------------------------------
+
+    def _serve(self) -> None:
+        while True:
+            with self._lock:
+                settled = self._assign_locked()
+                if self._closed and not self._queues and not any(w.task for w in self._workers):
+                    break
+                waited: list[Any] = [self._wake_read]
+                for worker in [*self._workers, *self._leaving]:
+                    waited.append(worker.process.sentinel)
+                    if worker.task is not None or not worker.ready:
+                        waited.append(worker.connection)
+                timeout = self._next_deadline_locked()
+            self._settle(settled)
+            ready = set(multiprocessing.connection.wait(waited, timeout))
+            if self._wake_read in ready:
+                os.read(self._wake_read, 1 << 12)
+            with self._lock:
+                settled = self._collect_locked(ready)
+            self._settle(settled)
+        with self._lock:
+            workers, self._workers = [*self._workers, *self._leaving], []
+            self._leaving = []
+        _stopped(workers)
+        os.close(self._wake_read)
+        os.close(self._wake_write)
+
+    def _assign_locked(self) -> list[tuple[_Task, BaseException | None, Any]]:
+        """Hand queued tasks to idle workers (starting workers up to the limit), the next
+        task from each submitter in turn; a task alone gets a process of its own at once."""
+        settled: list[tuple[_Task, BaseException | None, Any]] = []
+        alone = self._queues.pop(-1, None)
+        while alone:
+            task = alone.popleft()
+            if not task.future.cancelled():
+                worker = self._new_worker_locked(alone=True)
+                if isinstance(worker, BaseException):
+                    settled.append((task, worker, None))
+                else:
+                    self._sent_locked(worker, task)
+        while self._queues:
+            idle = next((w for w in self._workers if w.task is None and not w.alone), None)
+            if idle is None and sum(not w.alone for w in self._workers) >= self._max_workers:
+                break
+            group, queue = next(iter(self._queues.items()))
+            task = queue.popleft()
+            del self._queues[group]
+            if queue:
+                self._queues[group] = queue  # its next task waits for the other groups'
+            if task.future.cancelled():
+                continue
+            found = idle or self._new_worker_locked(alone=False)
+            if isinstance(found, BaseException):
+                settled.append((task, found, None))
+            else:
+                self._sent_locked(found, task)
+        return settled
+
+    def _new_worker_locked(self, alone: bool) -> _Worker | BaseException:
+        """A started worker, or why none could start (the task fails with it)."""
+        assert self._context is not None
+        try:
+            worker = _Worker(self._context, alone)
+        except Exception as exc:  # no processes left, a broken forkserver
+            return ExecutorUnavailable(f"cannot start a worker process ({exc})")
+        self._workers.append(worker)
+        return worker
+
+    def _sent_locked(self, worker: _Worker, task: _Task) -> None:
+        """`task` to `worker`, now if it is ready, else once it says so; if it died meanwhile,
+        its sentinel tells and the task fails as that worker's (retried once)."""
+        worker.task = task
+        if not worker.ready:
+            return
+        worker.started = time.monotonic()
+        try:
+            worker.connection.send_bytes(task.payload)
+        except OSError:
+            pass
+
+    def _next_deadline_locked(self) -> float | None:
+        busy = [w.started for w in self._workers if w.started is not None]
+        if not busy:
+            return None
+        return max(0.0, min(busy) + self._task_limit_s - time.monotonic())
+
+    def _collect_locked(self, ready: set) -> list[tuple[_Task, BaseException | None, Any]]:
+        """Workers ready, answers, deaths and tasks past their limit, as (task, error, value)
+        to settle."""
+        settled: list[tuple[_Task, BaseException | None, Any]] = []
+        now = time.monotonic()
+        for worker in list(self._workers):
+            if worker.connection in ready and self._heard_locked(worker, settled):
+                continue
+            task = worker.task
+            if worker.process.sentinel in ready or not worker.process.is_alive():
+                self._removed_locked(worker)
+                if task is not None:
+                    settled += self._died_locked(task)
+            elif task and worker.started is not None and now - worker.started >= self._task_limit_s:
+                worker.process.kill()
+                self._removed_locked(worker)
+                settled.append((task, OverLimit(
+                    f"reading it took longer than the {self._task_limit_s:g} s limit for one "
+                    f"task ({TASK_LIMIT_ENV} raises it): stopped"), None))  # fmt: skip
+        for worker in list(self._leaving):
+            if not worker.process.is_alive():
+                worker.process.join()
+                self._leaving.remove(worker)
+        return settled
+
+    def _heard_locked(
+        self, worker: _Worker, settled: list[tuple[_Task, BaseException | None, Any]]
+    ) -> bool:
+        """What `worker` said: ready (its task, if one waits, is sent) or its task's answer
+        (settled; the worker retired if it is alone or holds too much). False: it said
+        nothing, having died."""
+        try:
+            message = worker.connection.recv_bytes()
+        except (EOFError, OSError):
+            return False
+        if not worker.ready:
+            worker.ready = True
+            if worker.task is not None:
+                self._sent_locked(worker, worker.task)
+            return True
+        try:
+            measured: _Measured = pickle.loads(message)
+        except Exception as exc:  # an answer that does not unpickle
+            measured = _Measured(None, exc, 0)
+        if worker.task is not None:
+            settled.append((worker.task, measured.error, measured.value))
+        worker.task, worker.started = None, None
+        if worker.alone or measured.rss_bytes > self._retire_rss_bytes:
+            self._workers.remove(worker)
+            worker.stop()
+            self._leaving.append(worker)
+        return True
+
+    def _removed_locked(self, worker: _Worker) -> None:
+        self._workers.remove(worker)
+        worker.process.join()
+        worker.connection.close()
+
+    def _died_locked(self, task: _Task) -> list[tuple[_Task, BaseException | None, Any]]:
+        if task.alone:
+            return [(task, concurrent.futures.process.BrokenProcessPool(
+                "the process of a task alone died (out of memory?)"), None)]  # fmt: skip
+        if self._closed:
+            return [(task, Unreadable("not read: the server is stopping"), None)]
+        if task.retries > 0:
+            task.retries -= 1
+            self._queues.setdefault(task.group, collections.deque()).appendleft(task)
+            return []
+        return [(task, Unreadable("the worker process reading it died (out of memory?)"), None)]
+
+    @staticmethod
+    def _settle(settled: list[tuple[_Task, BaseException | None, Any]]) -> None:
+        """Outside the lock: a future's callbacks may submit again."""
+        for task, error, value in settled:
+            if not task.future.set_running_or_notify_cancel():
+                continue
+            if error is None:
+                task.future.set_result(value)
+            else:
+                task.future.set_exception(error)
+
+    # --- stopping ------------------------------------------------------------------------
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Stop taking tasks. `cancel_futures`: queued tasks are cancelled and running ones
+        fail, their workers stopped (killed after STOP_GRACE_S); else the tasks finish first.
+        `wait`: return once the workers are gone."""
         with self._lock:
             self._closed = True
-            pool, self._pool = self._pool, None
-            pools = [*self._retired, *([pool] if pool is not None else [])]
-        for each in pools:  # waiting: no pool's manager thread is left closing at exit
-            each.shutdown(wait=wait, cancel_futures=cancel_futures)
+            thread = self._thread
+            if cancel_futures:
+                queued = [task for queue in self._queues.values() for task in queue]
+                self._queues.clear()
+                busy = [w for w in self._workers if w.task is not None]
+                for worker in busy:
+                    worker.process.kill()
+            else:
+                queued, busy = [], []
+        for task in queued:
+            task.future.cancel()
+        if thread is None:
+            return
+        self._wake()
+        if wait:
+            thread.join()
+
+
+def _stop_at_exit(pool: weakref.ref[ProcessPool]) -> None:
+    found = pool()
+    if found is not None:
+        found.shutdown(wait=True, cancel_futures=True)
+
+
+def _stopped(workers: list[_Worker]) -> None:
+    """Each worker asked to exit, killed if still there after STOP_GRACE_S; all reaped."""
+    for worker in workers:
+        worker.stop()
+    deadline = time.monotonic() + STOP_GRACE_S
+    for worker in workers:
+        worker.process.join(max(0.0, deadline - time.monotonic()))
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+
+
+def _task_limit_s() -> float:
+    text = os.environ.get(TASK_LIMIT_ENV, "").strip()
+    if not text:
+        return DEFAULT_TASK_LIMIT_S
+    try:
+        limit = float(text)
+    except ValueError:
+        limit = 0.0
+    if not limit > 0:
+        raise ExecutorUnavailable(f"{TASK_LIMIT_ENV}={text!r} is not a positive number of seconds")
+    return limit
 
 
 def submit_alone(

@@ -38,6 +38,7 @@ from ..analysis.ranks import collective_waits_by_rank
 from ..analysis.rules import find_all
 from ..analysis.what_if import WhatIfStep, what_if_step
 from ..discovery import Run
+from ..errors import OverLimit
 from ..executor import submit_alone
 from ..ingest.cache import TraceCache
 from .rank_summary import (
@@ -299,6 +300,8 @@ def analysis_of(
             executor, analyze_stored, cache_dir, max_file_bytes, run,
             dataclasses.replace(tables, traces=[]), refs, stored, snapshots, snapshot_warnings,
         ).result()  # fmt: skip
+    except OverLimit:  # computed here it would take the serving process' time instead
+        raise
     except Exception as exc:  # computed here: a bug of ours raises here too
         logger.warning("tb_perf: run %r analysed in this process: its task failed (%s)",
                        run.name, exc)  # fmt: skip

@@ -38,6 +38,7 @@ from ..analysis.operators import (
     unattributed_device_ns,
 )
 from ..analysis.trace_memory import trace_rank_memory
+from ..errors import OverLimit
 from ..executor import shares_store, submitted_ahead
 from ..ingest.cache import DEFAULT_MAX_FILE_BYTES, TraceCache
 from ..ingest.readers import FileKind
@@ -320,6 +321,8 @@ def stored_summaries(
     for (rank, _), future in zip(ranks, futures, strict=True):
         try:
             stored[rank] = future.result()
+        except OverLimit:  # the merge would spend its own limit on it again
+            raise
         except Exception as exc:  # the merge computes it again: a bug of ours raises there
             logger.warning("tb_perf: rank %d's summary task failed (%s)", rank, exc)
     return stored

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 from ..analysis.align import Alignment
+from ..errors import OverLimit
 from ..executor import submitted_ahead
 from ..ingest.cache import TraceCache
 from .lanes import RankClock, rank_clock, rank_input, rank_piece, run_clock
@@ -131,6 +132,8 @@ def done_or_here(
     for rank, task in zip(ranks, tasks, strict=True):
         try:
             yield task.result()
+        except OverLimit:  # made here it would take the serving process' time instead
+            raise
         except Exception as exc:  # made here: a bug of ours raises here too
             logger.warning("tb_perf: rank %d's %s task failed (%s)", rank, what, exc)
             yield here(rank)
