@@ -35,6 +35,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
 from typing import Any
 
 from .errors import ExecutorUnavailable, OverLimit, Unreadable
@@ -194,23 +195,25 @@ def _measured(task: Callable[[], Any]) -> _Measured:
         return _Measured(None, exc, _resident_bytes())
 
 
-def _die_with_parent() -> None:
-    """Linux: this worker is killed when its parent (the forkserver, which exits with the
-    server) dies, even if the server was killed before it could stop its workers."""
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
+def _exit_with_the_server(lifeline: Connection) -> None:
+    """End this worker once the server is gone, even killed before it could stop its workers
+    (a forkserver's children keep the forkserver alive, so PR_SET_PDEATHSIG never fires):
+    nothing is ever sent on `lifeline`; its end of file is the server's exit."""
+    try:
+        lifeline.recv_bytes()
+    except (EOFError, OSError):
+        pass
+    os._exit(1)
 
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
 
-
-def _serve(connection: multiprocessing.connection.Connection) -> None:
-    """A worker's life: run each task sent until the connection closes. Ctrl-C in the
-    terminal reaches the whole process group: the server stops its workers itself."""
+def _serve(
+    connection: Connection,
+    lifeline: Connection,
+) -> None:
+    """A worker's life: run each task sent until the connection closes or the server is gone.
+    Ctrl-C in the terminal reaches the whole process group: the server stops its workers."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _die_with_parent()
+    threading.Thread(target=_exit_with_the_server, args=(lifeline,), daemon=True).start()
     try:
         connection.send_bytes(b"")  # ready: a task's time starts when it is sent
     except OSError:
@@ -243,10 +246,15 @@ class _Task:
 class _Worker:
     """One worker process and the task it runs."""
 
-    def __init__(self, context: multiprocessing.context.BaseContext, alone: bool) -> None:
+    def __init__(
+        self,
+        context: multiprocessing.context.BaseContext,
+        lifeline: Connection,
+        alone: bool,
+    ) -> None:
         self.connection, child = multiprocessing.Pipe()
         self.process = context.Process(  # type: ignore[attr-defined]
-            target=_serve, args=(child,), daemon=True, name="tb_perf_worker"
+            target=_serve, args=(child, lifeline), daemon=True, name="tb_perf_worker"
         )
         self.process.start()
         child.close()
@@ -288,6 +296,8 @@ class ProcessPool(concurrent.futures.Executor):
         self._workers: list[_Worker] = []
         self._leaving: list[_Worker] = []  # told to stop, not yet exited
         self._context: multiprocessing.context.BaseContext | None = None
+        # the workers' ends, and this process' (never written: closed, the workers exit)
+        self._lifeline: tuple[Connection, Connection] | None = None
         self._thread: threading.Thread | None = None
         self._wake_read, self._wake_write = -1, -1
         self._closed = False
@@ -327,6 +337,7 @@ class ProcessPool(concurrent.futures.Executor):
         if self._thread is not None:
             return
         self._context = _process_context()
+        self._lifeline = multiprocessing.Pipe(duplex=False)
         self._wake_read, self._wake_write = os.pipe()
         os.set_blocking(self._wake_write, False)
         self._thread = threading.Thread(target=self._serve, name="tb_perf_pool", daemon=True)
@@ -374,6 +385,9 @@ class ProcessPool(concurrent.futures.Executor):
         _stopped(workers)
         os.close(self._wake_read)
         os.close(self._wake_write)
+        if self._lifeline is not None:
+            for end in self._lifeline:
+                end.close()
 
     def _assign_locked(self) -> list[tuple[_Task, BaseException | None, Any]]:
         """Hand queued tasks to idle workers (starting workers up to the limit), the next
@@ -408,9 +422,9 @@ class ProcessPool(concurrent.futures.Executor):
 
     def _new_worker_locked(self, alone: bool) -> _Worker | BaseException:
         """A started worker, or why none could start (the task fails with it)."""
-        assert self._context is not None
+        assert self._context is not None and self._lifeline is not None
         try:
-            worker = _Worker(self._context, alone)
+            worker = _Worker(self._context, self._lifeline[0], alone)
         except Exception as exc:  # no processes left, a broken forkserver
             return ExecutorUnavailable(f"cannot start a worker process ({exc})")
         self._workers.append(worker)

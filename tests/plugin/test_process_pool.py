@@ -139,6 +139,42 @@ EXITING_SERVER = textwrap.dedent(
 )
 
 
+SPINNING_SERVER = textwrap.dedent(
+    """
+    import time
+    from tb_perf_plugin.executor import ProcessPool
+    from tests.plugin.test_process_pool import pid, spin
+
+    pool = ProcessPool(max_workers=2)
+    workers = [pool.submit(pid, i).result() for i in range(2)]
+    spinning = [pool.submit(spin, i) for i in range(2)]
+    time.sleep(0.5)
+    print(*sorted(set(workers)), flush=True)
+    time.sleep(3600)
+    """
+)
+
+
+def test_workers_end_when_the_server_is_killed():
+    """SIGKILL leaves the server no time to stop its workers; their forkserver outlives the
+    server while they do (they count as its clients), so they notice by themselves."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", SPINNING_SERVER], cwd=REPO, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        with watchdog(HANG_S):
+            assert server.stdout is not None
+            workers = [int(w) for w in server.stdout.readline().split()]
+            assert workers
+            server.kill()
+            server.wait()
+            assert all(_gone(w) for w in workers)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
 def test_the_server_exits_on_sigterm_while_its_workers_spin():
     """SIGTERM while every worker spins and threads of jobs wait on them (TensorBoard's handler
     calls sys.exit; concurrent.futures then joins those threads): the process exits and takes
