@@ -152,6 +152,9 @@ TASK_LIMIT_ENV = "TB_PERF_TASK_LIMIT_S"
 # would never end meets it.
 DEFAULT_TASK_LIMIT_S = 600.0
 STOP_GRACE_S = 1.0  # how long a stopping worker may take to exit before it is killed
+# A task running longer than this no longer counts against the pool's size while others wait:
+# up to twice as many workers, so long tasks (one run's, say) never hold every worker.
+OVERTIME_S = 30.0
 _PRELOADED = ["tb_perf_plugin.ingest.cache", "tb_perf_plugin.ingest.transfer"]
 
 
@@ -402,9 +405,10 @@ class ProcessPool(concurrent.futures.Executor):
                     settled.append((task, worker, None))
                 else:
                     self._sent_locked(worker, task)
+        capacity = self._capacity_locked()
         while self._queues:
             idle = next((w for w in self._workers if w.task is None and not w.alone), None)
-            if idle is None and sum(not w.alone for w in self._workers) >= self._max_workers:
+            if idle is None and sum(not w.alone for w in self._workers) >= capacity:
                 break
             group, queue = next(iter(self._queues.items()))
             task = queue.popleft()
@@ -418,7 +422,22 @@ class ProcessPool(concurrent.futures.Executor):
                 settled.append((task, found, None))
             else:
                 self._sent_locked(found, task)
+        idle_workers = [w for w in self._workers if w.task is None and not w.alone]
+        extra = max(0, sum(not w.alone for w in self._workers) - capacity)
+        for worker in idle_workers[:extra]:
+            self._retired_locked(worker)  # extra workers, no longer needed
         return settled
+
+    def _capacity_locked(self) -> int:
+        """How many workers the pool may have now: `max_workers`, and one more for each task
+        running past OVERTIME_S, up to twice as many."""
+        now = time.monotonic()
+        overtime = sum(
+            w.started is not None and now - w.started > OVERTIME_S
+            for w in self._workers
+            if not w.alone
+        )
+        return min(2 * self._max_workers, self._max_workers + overtime)
 
     def _new_worker_locked(self, alone: bool) -> _Worker | BaseException:
         """A started worker, or why none could start (the task fails with it)."""
@@ -443,10 +462,16 @@ class ProcessPool(concurrent.futures.Executor):
             pass
 
     def _next_deadline_locked(self) -> float | None:
-        busy = [w.started for w in self._workers if w.started is not None]
-        if not busy:
-            return None
-        return max(0.0, min(busy) + self._task_limit_s - time.monotonic())
+        """Seconds until a task reaches its limit, or, while tasks wait, its overtime."""
+        now = time.monotonic()
+        deadlines = [w.started + self._task_limit_s for w in self._workers if w.started is not None]
+        if self._queues:
+            deadlines += [
+                w.started + OVERTIME_S
+                for w in self._workers
+                if w.started is not None and w.started + OVERTIME_S > now
+            ]
+        return max(0.0, min(deadlines) - now) if deadlines else None
 
     def _collect_locked(self, ready: set) -> list[tuple[_Task, BaseException | None, Any]]:
         """Workers ready, answers, deaths and tasks past their limit, as (task, error, value)
@@ -496,10 +521,13 @@ class ProcessPool(concurrent.futures.Executor):
             settled.append((worker.task, measured.error, measured.value))
         worker.task, worker.started = None, None
         if worker.alone or measured.rss_bytes > self._retire_rss_bytes:
-            self._workers.remove(worker)
-            worker.stop()
-            self._leaving.append(worker)
+            self._retired_locked(worker)
         return True
+
+    def _retired_locked(self, worker: _Worker) -> None:
+        self._workers.remove(worker)
+        worker.stop()
+        self._leaving.append(worker)
 
     def _removed_locked(self, worker: _Worker) -> None:
         self._workers.remove(worker)

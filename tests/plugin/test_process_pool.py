@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tb_perf_plugin import executor
 from tb_perf_plugin.errors import OverLimit
 from tb_perf_plugin.executor import ProcessPool
 from tests.conftest import REPO
@@ -102,6 +103,28 @@ def test_runs_are_served_in_turn(tmp_path):
     finally:
         pool.shutdown()
     assert Path(order).read_text().split() == ["a0", "b0", "a1", "a2", "a3", "a4"]
+
+
+def test_a_long_task_does_not_hold_the_only_worker(monkeypatch):
+    """One worker, spinning on run A's task far within its limit: run B's task gets a worker
+    of its own once A's is in overtime, and the extra worker goes once it is idle."""
+    monkeypatch.setattr(executor, "OVERTIME_S", 0.5)
+    pool = ProcessPool(max_workers=1, task_limit_s=600)
+    try:
+        with watchdog(HANG_S):
+            long = [None]
+
+            def run_a() -> None:
+                long[0] = pool.submit(spin, 0)
+
+            thread = threading.Thread(target=run_a)
+            thread.start()
+            thread.join()
+            assert pool.submit(pid, 0).result() > 0
+            assert not long[0].done()
+            assert pool.submit(pid, 1).result() > 0
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 def test_shutdown_stops_a_spinning_worker_and_fails_its_task():
