@@ -128,6 +128,11 @@ def read_nsys_sqlite(path: str, max_bytes: int) -> TraceTables:
             if budget.exceeded is not None:
                 raise Unreadable(budget.refusal(name)) from None
             raise Unreadable(f"{name}: corrupt or unreadable SQLite database ({exc})") from None
+        except OSError as exc:  # the private copy: a full or unwritable temporary folder
+            raise Unreadable(
+                f"{name}: cannot copy it to a private file to read ({exc.strerror or exc}; "
+                "TMPDIR picks the folder)"
+            ) from None
 
 
 def _connect(handle: BinaryIO, budget: _Budget) -> sqlite3.Connection:

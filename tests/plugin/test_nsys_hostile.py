@@ -122,3 +122,11 @@ def test_real_exports_read_well_within_their_budget(shared_data, monkeypatch):
         budget = budgets[-1]
         assert budget.rows < budget.max_rows / 10
         assert budget.calls < budget.max_calls / 100
+
+
+def test_no_room_for_the_private_copy_is_that_files_refusal(tmp_path, monkeypatch):
+    path = hostile_exports.valid_export(tmp_path / "export.sqlite")
+    missing = tmp_path / "no such folder"
+    monkeypatch.setattr(nsys.tempfile, "tempdir", str(missing))
+    with pytest.raises(Unreadable, match="cannot copy it to a private file.*TMPDIR"):
+        nsys.read_nsys_sqlite(str(path), LIMIT)
