@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import re
 
-# PyProf's list (NVIDIA/PyProf prof/tc.py), plus later NVIDIA and AMD names.
+# PyProf's list (NVIDIA/PyProf prof/tc.py), plus later NVIDIA names (CUTLASS `tensorop`, but
+# not MIOpen's elementwise `SubTensorOp*`; Hopper `gmma`, cuBLASLt `nvjet`) and AMD's matrix
+# cores (ROCm traces on MI250/MI300): `mfma`, Tensile/hipBLASLt `Cijk_*_MI<m>x<n>x<k>`, MIOpen
+# implicit GEMM `igemm_{fwd,bwd,wrw}_gtc*`, Composable Kernel `*xdl*` (`wmma` on RDNA).
 _TENSOR_CORE_KERNEL = re.compile(
     r"h884|s884|h1688|s1688|hmma|i8816|16816|c1688|dgrad_1x1_stride_2x2|"
-    r"first_layer_wgrad_kernel|conv1x1|conv2d_c1_k1|direct_group|xmma|tensorop|gmma|nvjet|"
-    r"mfma|_MI\d+x\d+x\d+",
+    r"first_layer_wgrad_kernel|conv1x1|conv2d_c1_k1|direct_group|xmma|(?<!sub)tensorop|gmma|"
+    r"nvjet|mfma|_MI\d+x\d+x\d+|igemm_(?:fwd|bwd|wrw)_gtc|xdl|wmma",
     re.IGNORECASE,
 )
 # The ops autocast runs in lower precision (ATen's autocast_mode.cpp: convolutions, matmuls,

@@ -86,6 +86,14 @@ def test_kernel_table_on_a_real_trace(shared_data):
         ("sm80_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x32", True),
         ("cutlass_80_tensorop_s1688gemm_128x128_32x3_nn_align4", True),
         ("Cijk_Alik_Bljk_HHS_BH_MT128x128x32_MI32x32x8x1_SN_1LDSB0", True),
+        ("Cijk_Ailk_Bljk_BBS_BH_MT64x64x64_MI16x16x16x1_SN_1LDSB0_APM1_ABV0", True),  # MI300
+        ("igemm_fwd_gtcx3_nhwc_bf16_bx0_ex1_bt128x128x32_wt32x32x8_ws1x1_wr2x2", True),
+        ("igemm_wrw_gtcx3_nhwc_bf16_bx0_ex1_bt64x64x64_wt32x32x8_ws1x1_wr1x1", True),
+        ("_ZN2ck16tensor_operation6device37kernel_batched_gemm_xdlops_bwd_weightINS_47", True),
+        ("_ZN2ck16tensor_operation6device12_GLOBAL__N_139kernel_grouped_conv_fwd_xdl_", True),
+        ("SubTensorOpWithCastTensor1d", False),  # MIOpen elementwise, not "tensorop"
+        ("SubTensorOpWithScalar1d", False),
+        ("batched_transpose_32x32_half", False),
         ("volta_sgemm_128x32_nt", False),
         ("void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>", False),
     ],
