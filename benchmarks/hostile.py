@@ -1,20 +1,37 @@
-"""A TensorBoard serving a logdir full of hostile files, beside the same server without them.
+"""TensorBoard serving logdirs full of hostile files, beside the same server without them.
 
-    python benchmarks/hostile.py [--busy 2] [--requests 20] [--json]
+    python benchmarks/hostile.py [--scenarios issue16,sqlite,many_files] [--files 50000]
+                                 [--shapes trace] [--busy 2] [--requests 20] [--timeout 600]
+                                 [--json]
 
-Two logdirs are made in a temporary folder: `clean` holds copies of two demo runs
-(`ddp_traced`, `ddp_leak`); `hostile` holds the same runs plus a run with every attack of
-issue 16 at once: links to files outside the logdir of every kind, a FIFO named like every
-file a reader opens, links to /dev/zero, a "set bomb" snapshot pickle (12 MB of EMPTY_SET
-opcodes), a snapshot whose allocations share one 100,000-frame stack, a 1 MB gzip of a trace
-head and 1 GiB of spaces, a cProfile file whose keys all collide in the hash table, and an
-unlistable folder. With `--busy` busy loops beside it (other
-work on both cores), each server is started (TensorBoard's server with tb_perf only, a fresh
-cache), every route of the hostile run is asked once (in threads, not waited for), and then
-`runs` and the valid run's `summary` are timed `--requests` times each (after the first 200).
-Printed per server: the latency max and median of both, and the server process' RSS at the
-end and its peak (VmHWM), which the hostile server must keep within 300 MB of the clean one.
-Exits 1 if a timed request took a second or more, any request got a 5xx, or RSS exceeded it.
+Logdirs are made in a temporary folder: `clean` holds copies of two demo runs (`ddp_traced`,
+`ddp_leak`); each scenario's logdir holds the same runs plus its attack runs:
+- `issue16` (RSS margin 300 MB): one run with every attack of issue 16 at once: links to
+  files outside the logdir of every kind, a FIFO named like every file a reader opens, links
+  to /dev/zero, a "set bomb" snapshot pickle (12 MB of EMPTY_SET opcodes), a snapshot whose
+  allocations share one 100,000-frame stack, a 1 MB gzip of a trace head and 1 GiB of
+  spaces, a cProfile file whose keys all collide in the hash table, and an unlistable folder;
+- `sqlite` (margin 50 MB): a run per hostile Nsight Systems export of issue 40
+  (tests/plugin/hostile_exports.py): the FTS5-over-a-recursive-view CPU bomb and its 3 M-row
+  memory bomb (24 kB each), the kernel table as a view, a generated column, a WAL-mode file
+  with its -wal, a corrupt page, a shared-page b-tree (2.5 kB that scan as 370,000 rows);
+- `many_files` (margin 100 MB): a run of `--files` one-byte files of each `--shapes`, named
+  as the plugin's readers pick them up (`all` for every shape): `trace`,
+  `plugins/tb_perf/rank{i}.h.{i}.steps1-1.pt.trace.json` (a trace to parse each: an executor
+  task, a refusal); `worker`, `w{i}.pt.trace.json` (torch-tb-profiler's names without a rank:
+  every file a "worker" numbered by sorting the others); `json`, `rank{i}.json` (sniffed);
+  `sqlite`, `rank{i}.sqlite` (sniffed, refused as misnamed); `pickle`,
+  `plugins/tb_perf/rank{i}.h.{i}.snapshot.s.1.pickle` (snapshots of as many ranks: the newest
+  of each loaded by the memory findings); `timer`, `plugins/tb_perf/rank{i}.h.{i}.timer.jsonl`
+  (MyTimer files of writers without metadata, read in the server process itself).
+With `--busy` busy loops beside it (other work on both cores), each server is started
+(TensorBoard's server with tb_perf only, a fresh cache); every attack route is asked until it
+answers something else than 202 (in threads: how long each took, its status) while `runs`
+and the valid run's `summary` are timed; then both are timed `--requests` more times, the
+server's RSS is read (VmRSS and its peak VmHWM) and it is sent SIGTERM: how long it takes to
+exit. Exits 1 if a timed request took a second or more, any request got a 5xx, an attack
+went unanswered within `--timeout` s, a server took more than 5 s to stop, or a scenario's
+RSS exceeded the clean server's by its margin.
 """
 
 from __future__ import annotations
@@ -31,6 +48,8 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +58,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _measure import MB, REPO, loadavg, percentile, proc_fields  # noqa: E402
 from concurrency import ONLY_TB_PERF, STARTUP_TIMEOUT_S, _free_port, _listed  # noqa: E402
 
+sys.path.insert(0, str(REPO))
+from tests.plugin.hostile_exports import HOSTILE as HOSTILE_EXPORTS  # noqa: E402
+
 RUNS = ("ddp_traced", "ddp_leak")
 PLUGIN = Path("plugins") / "tb_perf"
 PREFIX = "rank1.h.2"
 HOSTILE_ROUTES = ("summary", "findings", "breakdown", "operators", "kernels", "memory", "gpu",
                   "tasks", "timeline/meta", "python")  # fmt: skip
-RSS_MARGIN = 300 * MB
-READY_TIMEOUT_S = 120
+EXPORT_ROUTES = ("summary", "kernels", "timeline/meta")
+MANY_FILES_ROUTES = ("summary", "findings", "memory", "python", "kernels", "timeline/meta")
+MANY_FILE_SHAPES = {
+    "trace": PLUGIN / "rank{i}.h.{i}.steps1-1.pt.trace.json",
+    "worker": Path("w{i}.pt.trace.json"),
+    "json": Path("rank{i}.json"),
+    "sqlite": Path("rank{i}.sqlite"),
+    "pickle": PLUGIN / "rank{i}.h.{i}.snapshot.s.1.pickle",
+    "timer": PLUGIN / "rank{i}.h.{i}.timer.jsonl",
+}
+STOP_LIMIT_S = 5.0
+SETTLE_S = 5.0  # after the last answer, before memory is read: the attack's jobs settle
 
 
 def set_bomb(path: Path) -> None:
@@ -118,28 +150,109 @@ def hostile_run(run: Path, outside: Path) -> None:
     locked.chmod(0)
 
 
-def make_logdirs(root: Path) -> tuple[Path, Path]:
-    clean, hostile = root / "clean", root / "hostile"
-    for logdir in (clean, hostile):
-        for name in RUNS:
-            shutil.copytree(REPO / "sample_runs" / name, logdir / name)
-    hostile_run(hostile / "attack", root / "outside")
-    return clean, hostile
+@dataclass
+class Scenario:
+    """An attack: what it adds to a copy of the clean logdir, the URLs (under the plugin's
+    API) to ask until answered, and how much more RSS than the clean server it may cost."""
+
+    make: Callable[[Path, argparse.Namespace], list[str]]
+    margin_mb: float
+
+
+def _issue16(logdir: Path, args: argparse.Namespace) -> list[str]:
+    hostile_run(logdir / "attack", logdir.parent / f"{logdir.name}-outside")
+    urls = [f"{route}?run=attack" for route in HOSTILE_ROUTES]
+    for name in ("bomb", "stack"):
+        urls.append(f"snapshot?run=attack&file={PLUGIN}/rank0.h.1.snapshot.{name}.1.pickle")
+    return urls
+
+
+def _sqlite(logdir: Path, args: argparse.Namespace) -> list[str]:
+    urls = []
+    for file_name, make in HOSTILE_EXPORTS.items():
+        run = f"sqlite_{file_name.removesuffix('.sqlite')}"
+        imported = logdir / run / PLUGIN / "imported"  # as `tb-perf ingest` puts them
+        imported.mkdir(parents=True)
+        make(imported / f"rank0.{file_name}")
+        an_hour_ago = time.time() - 3600  # files left in a shared logdir, not being written
+        for path in imported.iterdir():
+            os.utime(path, (an_hour_ago, an_hour_ago))
+        urls += [f"{route}?run={run}" for route in EXPORT_ROUTES]
+    return urls
+
+
+def many_tiny_files(run: Path, count: int, shapes: tuple[str, ...]) -> None:
+    """A run folder `run` (a `plugins/tb_perf/` folder makes it a run) holding `count`
+    one-byte files of each of `shapes` (MANY_FILE_SHAPES), dated an hour ago (files left in a
+    shared logdir, not still being written: those are never refused)."""
+    (run / PLUGIN).mkdir(parents=True, exist_ok=True)
+    an_hour_ago = time.time() - 3600
+    for shape in shapes:
+        pattern = str(MANY_FILE_SHAPES[shape])
+        for i in range(count):
+            path = run / pattern.format(i=i)
+            path.write_bytes(b"x")
+            os.utime(path, (an_hour_ago, an_hour_ago))
+
+
+def _many_files(logdir: Path, args: argparse.Namespace) -> list[str]:
+    shapes = tuple(MANY_FILE_SHAPES) if args.shapes == "all" else tuple(args.shapes.split(","))
+    many_tiny_files(logdir / "attack", args.files, shapes)
+    return [f"{route}?run=attack" for route in MANY_FILES_ROUTES]
+
+
+SCENARIOS = {
+    "issue16": Scenario(_issue16, 300),
+    "sqlite": Scenario(_sqlite, 50),
+    "many_files": Scenario(_many_files, 100),
+}
+
+
+def _logdir(root: Path, name: str) -> Path:
+    logdir = root / name
+    for run in RUNS:
+        shutil.copytree(REPO / "sample_runs" / run, logdir / run)
+    return logdir
 
 
 def _get(url: str, timeout_s: float = 120) -> tuple[int, float, Any]:
+    """(status, seconds, JSON body); status 0 when unanswered."""
     started = time.perf_counter()
     try:
         with urllib.request.urlopen(url, timeout=timeout_s) as response:
-            body = json.load(response)
-            return response.status, time.perf_counter() - started, body
+            return response.status, time.perf_counter() - started, json.load(response)
     except urllib.error.HTTPError as exc:
-        return exc.code, time.perf_counter() - started, None
+        try:
+            body = json.load(exc)
+        except ValueError:
+            body = None
+        return exc.code, time.perf_counter() - started, body
     except (OSError, ValueError):
         return 0, time.perf_counter() - started, None
 
 
-def measure(logdir: Path, attack: bool, requests: int, scratch: Path) -> dict[str, Any]:
+def _ask_until_answered(url: str, answers: dict[str, Any], deadline: float) -> None:
+    """Ask `url` until it answers something else than 202 (progress), or the deadline."""
+    started = time.monotonic()
+    status, body = 202, None
+    while time.monotonic() < deadline:
+        status, _, body = _get(url, timeout_s=max(1.0, deadline - time.monotonic()))
+        if status != 202:
+            break
+        time.sleep(0.5)
+    error = body.get("error", {}).get("message", "") if isinstance(body, dict) else ""
+    answers[url] = {"status": status, "after_s": time.monotonic() - started, "error": error}
+
+
+def _timed(api: str, statuses: list[int], timings: dict[str, list[float]]) -> None:
+    for route, url in (("runs", f"{api}/runs"), ("summary", f"{api}/summary?run=ddp_traced")):
+        status, seconds, _ = _get(url)
+        statuses.append(status)
+        timings[route].append(seconds)
+
+
+def measure(logdir: Path, attack: list[str], args: argparse.Namespace, scratch: Path
+            ) -> dict[str, Any]:  # fmt: skip
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     api = f"{base}/data/plugin/tb_perf"
@@ -149,105 +262,131 @@ def measure(logdir: Path, attack: bool, requests: int, scratch: Path) -> dict[st
     server = subprocess.Popen([sys.executable, "-c", ONLY_TB_PERF, *flags], stdout=log,
                               stderr=subprocess.STDOUT, env=env)  # fmt: skip
     statuses: list[int] = []
+    answers: dict[str, Any] = {}
+    result: dict[str, Any] = {"logdir": logdir.name}
     try:
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while not _listed(base):
             if server.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"TensorBoard did not start: {log.name}")
             time.sleep(0.2)
-        if attack:  # every route of the attack run and each snapshot, not waited for
-            urls = [f"{api}/{route}?run=attack" for route in HOSTILE_ROUTES]
-            for name in ("bomb", "stack"):
-                file = f"{PLUGIN}/rank0.h.1.snapshot.{name}.1.pickle"
-                urls += [f"{api}/snapshot?run=attack&file={file}"]
-            for url in urls:
-                threading.Thread(
-                    target=lambda u=url: statuses.append(_get(u)[0]), daemon=True
-                ).start()
-        ready_by = time.monotonic() + READY_TIMEOUT_S
+        until = time.monotonic() + args.timeout
+        askers = [threading.Thread(target=_ask_until_answered, args=(f"{api}/{url}", answers,
+                                   until), daemon=True) for url in attack]  # fmt: skip
+        for asker in askers:
+            asker.start()
         while _get(f"{api}/summary?run=ddp_traced")[0] != 200:
-            if time.monotonic() > ready_by:
-                return {"logdir": logdir.name, "error": f"summary not ready in {READY_TIMEOUT_S} s"}
+            if time.monotonic() > until:
+                return {**result, "error": f"summary not ready in {args.timeout:g} s"}
             time.sleep(0.2)
-        timings: dict[str, list[float]] = {"runs": [], "summary": []}
-        for _ in range(requests):
-            for route, url in (
-                ("runs", f"{api}/runs"),
-                ("summary", f"{api}/summary?run=ddp_traced"),
-            ):
-                status, seconds, _ = _get(url)
-                statuses.append(status)
-                timings[route].append(seconds)
-        time.sleep(5)  # the attack's jobs settle
+        meanwhile: dict[str, list[float]] = {"runs": [], "summary": []}
+        while any(a.is_alive() for a in askers):  # the valid run while the attack is read
+            _timed(api, statuses, meanwhile)
+            time.sleep(0.2)
+        after: dict[str, list[float]] = {"runs": [], "summary": []}
+        for _ in range(args.requests):
+            _timed(api, statuses, after)
+        time.sleep(SETTLE_S)
         memory = proc_fields(f"/proc/{server.pid}/status", ("VmRSS", "VmHWM"))
-        return {
-            "logdir": logdir.name,
+        timings = {route: meanwhile[route] + after[route] for route in after}
+        result.update({
+            "attack": {url.removeprefix(api + "/"): answer for url, answer in answers.items()},
+            "attack_answered_s": max((a["after_s"] for a in answers.values()), default=0.0),
+            "summaries_meanwhile": len(meanwhile["summary"]),
             "runs_max_s": max(timings["runs"]),
             "runs_p50_s": percentile(timings["runs"], 50),
             "summary_max_s": max(timings["summary"]),
             "summary_p50_s": percentile(timings["summary"], 50),
             "rss_mb": memory["VmRSS"] / MB,
             "peak_rss_mb": memory["VmHWM"] / MB,
-            "five_xx": sum(s >= 500 for s in statuses),
-        }
+            "five_xx": sum(s >= 500 for s in statuses)
+            + sum(a["status"] >= 500 for a in answers.values()),
+            "unanswered": sum(a["status"] in (0, 202) or a["error"].startswith("no run named")
+                              for a in answers.values()),  # fmt: skip
+        })  # fmt: skip
     finally:
+        stopping = time.monotonic()
         server.terminate()
         try:
             server.wait(30)
-        except subprocess.TimeoutExpired:  # a server stuck in a FIFO's open() ignores SIGTERM
+        except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+        result["stop_s"] = time.monotonic() - stopping
         log.close()
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenarios", default=",".join(SCENARIOS),
+                        help=f"some of {', '.join(SCENARIOS)}, with commas")  # fmt: skip
+    parser.add_argument("--files", type=int, default=50_000, help="files of many_files")
+    shape_names = ", ".join(MANY_FILE_SHAPES)
+    parser.add_argument("--shapes", default="trace", help=f"of many_files: {shape_names} or all")
     parser.add_argument("--busy", type=int, default=2, help="busy loops beside the servers")
     parser.add_argument("--requests", type=int, default=20)
+    parser.add_argument("--timeout", type=float, default=600, help="seconds for an attack")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    chosen = args.scenarios.split(",")
+    if unknown := [name for name in chosen if name not in SCENARIOS]:
+        parser.error(f"unknown scenario {unknown[0]!r}; choose from {', '.join(SCENARIOS)}")
+    shapes = [] if args.shapes == "all" else args.shapes.split(",")
+    if unknown := [shape for shape in shapes if shape not in MANY_FILE_SHAPES]:
+        parser.error(f"unknown shape {unknown[0]!r}; choose from {', '.join(MANY_FILE_SHAPES)}")
     loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(args.busy)]
+    results: dict[str, dict[str, Any]] = {}
     try:
         with tempfile.TemporaryDirectory(prefix="tb-perf-hostile-") as scratch:
-            clean, hostile = make_logdirs(Path(scratch))
-            results = [
-                measure(clean, False, args.requests, Path(scratch)),
-                measure(hostile, True, args.requests, Path(scratch)),
-            ]
-            (Path(scratch) / "outside").chmod(0o755)
-            (hostile / "attack" / "locked").chmod(0o755)
+            root = Path(scratch)
+            results["clean"] = measure(_logdir(root, "clean"), [], args, root)
+            for name in chosen:
+                logdir = _logdir(root, name)
+                results[name] = measure(logdir, SCENARIOS[name].make(logdir, args), args, root)
+            for folder in (root.glob("*-outside"), root.glob("*/attack/locked")):
+                for path in folder:
+                    path.chmod(0o755)
     finally:
         for loop in loops:
             loop.kill()
-    if any("error" in r for r in results):
+    if any("error" in r for r in results.values()):
         print(json.dumps(results, indent=2))
         sys.exit(1)
-    clean_result, hostile_result = results
-    worst = max(r[k] for r in results for k in ("runs_max_s", "summary_max_s"))
-    extra_mb = hostile_result["rss_mb"] - clean_result["rss_mb"]
-    extra_peak_mb = hostile_result["peak_rss_mb"] - clean_result["peak_rss_mb"]
-    verdict = {
-        "busy_loops": args.busy,
-        "loadavg": loadavg(),
-        "slowest_s": worst,
-        "extra_rss_mb": extra_mb,
-        "extra_peak_rss_mb": extra_peak_mb,
-        "ok": worst < 1
-        and max(extra_mb, extra_peak_mb) < RSS_MARGIN / MB
-        and not any(r["five_xx"] for r in results),
-    }
+    clean = results["clean"]
+    verdicts = {}
+    for name, result in results.items():
+        extra = max(
+            result["rss_mb"] - clean["rss_mb"], result["peak_rss_mb"] - clean["peak_rss_mb"]
+        )
+        margin = SCENARIOS[name].margin_mb if name in SCENARIOS else 0.0
+        verdicts[name] = {
+            "extra_rss_mb": result["rss_mb"] - clean["rss_mb"],
+            "extra_peak_rss_mb": result["peak_rss_mb"] - clean["peak_rss_mb"],
+            "ok": max(result["runs_max_s"], result["summary_max_s"]) < 1
+            and not result["five_xx"] and not result["unanswered"]
+            and result["stop_s"] <= STOP_LIMIT_S
+            and (name == "clean" or extra < margin),
+        }  # fmt: skip
+    ok = all(v["ok"] for v in verdicts.values())
     if args.json:
-        print(json.dumps({"servers": results, **verdict}, indent=2))
+        print(json.dumps({"servers": results, "verdicts": verdicts, "busy_loops": args.busy,
+                          "loadavg": loadavg(), "ok": ok}, indent=2))  # fmt: skip
     else:
-        for r in results:
-            print(f"{r['logdir']:8} runs max {r['runs_max_s'] * 1e3:6.1f} ms (p50 "
+        for name, r in results.items():
+            v = verdicts[name]
+            print(f"{name:10} runs max {r['runs_max_s'] * 1e3:6.1f} ms (p50 "
                   f"{r['runs_p50_s'] * 1e3:5.1f})  summary max {r['summary_max_s'] * 1e3:6.1f} ms "
-                  f"(p50 {r['summary_p50_s'] * 1e3:5.1f})  RSS {r['rss_mb']:6.0f} MB, peak "
-                  f"{r['peak_rss_mb']:6.0f} MB  5xx {r['five_xx']}")  # fmt: skip
-        print(f"hostile - clean: RSS {extra_mb:+.0f} MB, peak {extra_peak_mb:+.0f} MB; slowest "
-              f"timed request {worst * 1e3:.0f} ms; load {verdict['loadavg']}: "
-              f"{'ok' if verdict['ok'] else 'FAILED'}")  # fmt: skip
-    sys.exit(0 if verdict["ok"] else 1)
+                  f"(p50 {r['summary_p50_s'] * 1e3:5.1f})  RSS {r['rss_mb']:5.0f} MB "
+                  f"({v['extra_rss_mb']:+.0f}), peak {r['peak_rss_mb']:5.0f} MB "
+                  f"({v['extra_peak_rss_mb']:+.0f})  attack answered after "
+                  f"{r['attack_answered_s']:.1f} s  stop {r['stop_s']:.2f} s  5xx {r['five_xx']}"
+                  f"  {'ok' if v['ok'] else 'FAILED'}")  # fmt: skip
+            for url, answer in r["attack"].items():
+                print(f"    {answer['status']} after {answer['after_s']:5.1f} s  {url}  "
+                      f"{answer['error'][:150]}")  # fmt: skip
+        print(f"load {loadavg()}: {'ok' if ok else 'FAILED'}")
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":
