@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
+import hashlib
 import logging
 import os
 import re
 import stat
+import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Generic, TypeVar
 
 from .errors import InvalidArgument, NotFound, TbPerfError, Unreadable
 from .ingest.files import file_kind, follow_links_from_env, refusal
@@ -43,6 +45,10 @@ FOLLOW_LINKS_HINT = (
 )
 _WORKER_RANK = re.compile(r"(?:rank|worker)[-_]?(\d+)", re.IGNORECASE)
 _LOGGED_ORPHANS: set[tuple[str, str]] = set()  # (path, reason) of no run, logged once
+LOGGED_ORPHANS = 4096  # paths remembered as logged; past them, one line says so, once
+SHOWN_REFUSED = 10  # of a run's files left out for a reason, named; the others counted
+LEFT_OUT = 1000  # paths of no run kept for the notices route; the others counted
+_ORPHANS_FULL: list[bool] = []  # whether the line about the paths not logged went out
 # what a path left out of the logdir (and of every run) is: LeftOut.kind
 OUTSIDE_LINK = "outside_link"  # a link out of the logdir, not followed without the opt-in
 BROKEN_LINK = "broken_link"  # a link that leads nowhere (or loops)
@@ -51,7 +57,7 @@ NOT_READ = "not_read"  # a file that is not a regular file, or cannot be read
 JOB_SEPARATOR = "@"  # `<run>@<job id>`: an older job of a run directory that holds several
 
 
-@dataclass
+@dataclass(slots=True)
 class WriterFiles:
     """The files one writer process (one rank, one pid) left in a run."""
 
@@ -96,7 +102,7 @@ class Job:
     ranks: tuple[int, ...]
 
 
-@dataclass
+@dataclass(slots=True)
 class ImportedFile:
     """A file from another tool in the run (docs/IMPORT.md); `kind` None: not importable,
     `reason` says why (shown as a warning)."""
@@ -117,6 +123,29 @@ class LeftOut:
 
 
 @dataclass
+class _RunIndex:
+    """A run's lists (`Run._indexed`) looked up by file: its writers by their files' prefix
+    (with their place in the list), its traces, the numbers of its traces' worker names, and
+    its rank if it has only one (`(None,)`: several or none; None: not known yet)."""
+
+    lists: tuple[list, ...]
+    sizes: tuple[int, ...]
+    writers: dict[str, tuple[int, WriterFiles]]
+    traces: set[str]
+    workers: dict[str, int] | None = None  # made when first asked (a string a trace)
+    only_rank: tuple[int | None] | None = None
+
+
+def _leading(name: str) -> Iterator[str]:
+    """Each start of `name` that a dot follows (`rank0.h.1` of `rank0.h.1.timer.jsonl`): the
+    writer prefixes that may have named it."""
+    at = name.find(".")
+    while at >= 0:
+        yield name[:at]
+        at = name.find(".", at + 1)
+
+
+@dataclass
 class Run:
     name: str  # relative to the logdir, "/"-separated; "." is the logdir itself
     path: str
@@ -125,16 +154,23 @@ class Run:
     traces: list[str] = field(default_factory=list)
     snapshots: list[str] = field(default_factory=list)  # memory snapshot pickles, never loaded here
     imported: list[ImportedFile] = field(default_factory=list)  # by path
-    # files and folders of the run left out, as (path relative to the run, reason)
+    # files and folders of the run left out, as (path relative to the run, reason): the first
+    # SHOWN_REFUSED of each reason; the others counted by reason in `refused_more`
     refused: list[tuple[str, str]] = field(default_factory=list)
+    refused_more: dict[str, int] = field(default_factory=dict)
     updated_ns: int = 0
     directory: str = ""  # the run directory's name: `name` unless this is an older job in it
     jobs: list[Job] = field(default_factory=list)  # newest first, when the directory holds 2+
     job: str | None = None  # this run's job id, when the directory holds 2+
     notices: list[str] = field(default_factory=list)  # several jobs, a rank claimed twice
+    _index: _RunIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.directory = self.directory or self.name
+
+    def __getstate__(self) -> dict:
+        """Pickled (sent to a worker) without its index, made again there if asked."""
+        return {**self.__dict__, "_index": None}
 
     @property
     def ranks(self) -> list[int]:
@@ -148,9 +184,8 @@ class Run:
         ranks, and the ranks the names of the other trace and imported files tell (files new
         since the read). A file that was read and gave no rank (unreadable) adds none."""
         ranks = {w.rank for w in self.writers} | set(found)
-        prefixes = tuple(w.prefix + "." for w in self.writers)
         for path in self.traces:
-            if path not in read and not os.path.basename(path).startswith(prefixes):
+            if path not in read and self.writer_of(path) is None:
                 ranks.add(self.rank_from_trace_name(path))
         ranks |= {self.rank_from_file_name(f.path) for f in self.imported
                   if f.kind is not None and f.path not in read}  # fmt: skip
@@ -159,15 +194,46 @@ class Run:
     def snapshot_rank(self, path: str) -> int | None:
         """A snapshot's rank: its writer's (`<prefix>.snapshot.<region>.<n>.pickle`), else a
         `rank<N>` / `worker<N>` in its name, else the run's only rank, else unknown."""
-        base = os.path.basename(path)
-        for writer in self.writers:
-            if base.startswith(writer.prefix + "."):
-                return writer.rank
-        match = _WORKER_RANK.search(base)
+        writer = self.writer_of(path)
+        if writer is not None:
+            return writer.rank
+        match = _WORKER_RANK.search(os.path.basename(path))
         if match:
             return int(match.group(1))
-        ranks = self.ranks
-        return ranks[0] if len(ranks) == 1 else None
+        index = self._indexed()
+        if index.only_rank is None:
+            ranks = self.ranks
+            index.only_rank = (ranks[0] if len(ranks) == 1 else None,)
+        return index.only_rank[0]
+
+    def writer_of(self, path: str) -> WriterFiles | None:
+        """The first of the writers whose files are named `<its prefix>.*` that named the file
+        at `path`, if one did."""
+        by_prefix = self._indexed().writers
+        found = [by_prefix[lead] for lead in _leading(os.path.basename(path)) if lead in by_prefix]
+        return min(found, key=lambda item: item[0])[1] if found else None
+
+    def has_trace(self, path: str) -> bool:
+        """Whether `path` is one of `traces`."""
+        return path in self._indexed().traces
+
+    def _indexed(self) -> _RunIndex:
+        """What the lookups by file ask of the run's lists, made once for the lists it was
+        made of (again if they changed): asked once for each of a run's files, each lookup
+        walking every writer or trace cost a run of 50,000 files minutes."""
+        lists = (self.traces, self.imported, self.writers)
+        sizes = (len(self.traces), len(self.imported), len(self.writers))
+        index = self._index
+        if (
+            index is None
+            or index.sizes != sizes
+            or any(a is not b for a, b in zip(index.lists, lists, strict=True))
+        ):
+            writers: dict[str, tuple[int, WriterFiles]] = {}
+            for at, writer in enumerate(self.writers):
+                writers.setdefault(writer.prefix, (at, writer))
+            index = self._index = _RunIndex(lists, sizes, writers, set(self.traces))
+        return index
 
     def rank_from_trace_name(self, path: str) -> int:
         """`rank3.<ts>.pt.trace.json` or `worker_3...` is rank 3; other worker names are
@@ -176,8 +242,13 @@ class Run:
         match = _WORKER_RANK.search(worker)
         if match:
             return int(match.group(1))
-        workers = sorted({os.path.basename(p).split(".", 1)[0] for p in self.traces})
-        return workers.index(worker) if worker in workers else 0
+        # numbered once for the run (sorted again for each trace, 5,000 traces named so took
+        # 12 s, and every listing of the runs asks for every trace's rank)
+        index = self._indexed()
+        if index.workers is None:
+            names = sorted({os.path.basename(p).split(".", 1)[0] for p in self.traces})
+            index.workers = {name: number for number, name in enumerate(names)}
+        return index.workers.get(worker, 0)
 
     @staticmethod
     def rank_in_file_name(path: str) -> int | None:
@@ -214,11 +285,18 @@ class Run:
             by_reason.setdefault(reason, []).append(path)
         warnings = []
         for reason, paths in by_reason.items():
-            named = ", ".join(paths[:10]) + (
-                f" and {len(paths) - 10} more" if len(paths) > 10 else ""
-            )
+            more = len(paths) - SHOWN_REFUSED + self.refused_more.get(reason, 0)
+            named = ", ".join(paths[:SHOWN_REFUSED]) + (f" and {more:,} more" if more > 0 else "")
             warnings.append(f"not read: {named}: {reason}")
         return warnings
+
+    def refuse(self, path: str, reason: str) -> None:
+        """`path` (relative to the run) is left out for `reason`: kept among the first
+        SHOWN_REFUSED of that reason, else counted (a run of 50,000 FIFOs kept 50,000)."""
+        if sum(r == reason for _, r in self.refused) < SHOWN_REFUSED:
+            self.refused.append((path, reason))
+        else:
+            self.refused_more[reason] = self.refused_more.get(reason, 0) + 1
 
     def status(self, now_ns: int, rank: int | None = None) -> str:
         """finished / live / stopped over all writers, or those of one rank."""
@@ -237,8 +315,18 @@ class Run:
         paths += self.traces
         paths += [f.path for f in self.imported]
         now = time.time_ns()
-        versions = [(path, *file_version(path)) for path in paths]
-        return tuple((*v, now - v[2] < IN_PROGRESS_NS) for v in versions)
+        return tuple(_version_entry(path, now) for path in paths)
+
+
+def _version_entry(path: str, now_ns: int) -> tuple[str, int, int, bool]:
+    """A signature's entry: (path, size, mtime in ns, whether it may be still being written);
+    one tuple a file, the run's signature being asked for at every request about it."""
+    try:
+        st = os.stat(path)
+        size, mtime = st.st_size, st.st_mtime_ns
+    except OSError:
+        size, mtime = -1, -1  # gone (file_version)
+    return (path, size, mtime, now_ns - mtime < IN_PROGRESS_NS)
 
 
 def recently_changed(path: str) -> bool:
@@ -268,6 +356,25 @@ class _Gate:
     follow_links: bool
     refused: dict[str, tuple[str, str]] = field(default_factory=dict)  # path -> (kind, reason)
     _inside: dict[str, bool] = field(default_factory=dict)  # folder -> its real path is ours
+    # what the last discovery kept of each file (its path, its ImportedFile), by path
+    earlier: dict[str, str] = field(default_factory=dict)
+    earlier_imported: dict[str, ImportedFile] = field(default_factory=dict)
+
+    def join(self, folder: str, name: str) -> str:
+        """`folder`/`name`: the very string the last discovery kept for it, if it kept one.
+        Discovery runs every few seconds, and a run's files are kept as long as it is
+        discovered: made anew each time, a run of 50,000 files left 50,000 strings a few
+        seconds old wherever the heap had room while other work came and went, and the
+        heap's pages they were scattered over could not go back to the system."""
+        path = os.path.join(folder, name)
+        return self.earlier.get(path, path)
+
+    def imported(self, path: str, found: Sniffed) -> ImportedFile:
+        """An ImportedFile of `path` sniffed as `found` (the last discovery's, if the same)."""
+        before = self.earlier_imported.get(path)
+        if before is not None and (before.kind, before.reason) == (found.kind, found.reason):
+            return before
+        return ImportedFile(path, found.kind, found.reason)
 
     def admits(self, path: str, *, regular: bool = True) -> bool:
         """Whether `path` is the logdir's (or a link the owner allowed) and, with `regular`,
@@ -350,7 +457,24 @@ class Discovery:
     """What one discovery found: the runs by name, and what it left out of no run."""
 
     runs: dict[str, Run] = field(default_factory=dict)
-    left_out: list[LeftOut] = field(default_factory=list)  # by path
+    left_out: list[LeftOut] = field(default_factory=list)  # by path, the first LEFT_OUT
+    left_out_more: int = 0  # left out of no run beyond those
+
+    def kept_paths(self) -> dict[str, str]:
+        """Every file path its runs keep, by itself (what the next discovery reuses)."""
+        paths: dict[str, str] = {}
+        for run in self.runs.values():
+            for path in (*run.tfevents, *run.traces, *run.snapshots):
+                paths[path] = path
+            for writer in run.writers:
+                for path in (*writer.files.values(), *writer.task_summaries):
+                    paths[path] = path
+            for imported in run.imported:
+                paths[imported.path] = imported.path
+        return paths
+
+    def kept_imported(self) -> dict[str, ImportedFile]:
+        return {f.path: f for run in self.runs.values() for f in run.imported}
 
 
 def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Run]:
@@ -358,14 +482,17 @@ def discover_runs(logdir: str, follow_links: bool | None = None) -> dict[str, Ru
     return discover(logdir, follow_links).runs
 
 
-def discover(logdir: str, follow_links: bool | None = None) -> Discovery:
+def discover(
+    logdir: str, follow_links: bool | None = None, earlier: Discovery | None = None
+) -> Discovery:
     """Every run under `logdir` by name (the run contract in docs/FORMAT.md). Links to folders
     are entered where their real folder is not walked anyway (each real folder once, so link
     cycles end); links out of the logdir (folders or files) only with `follow_links` (default
     TB_PERF_FOLLOW_LINKS). What is left out (such links, FIFOs, devices, unreadable folders)
     is listed in its run's `refused`, or, when it belongs to no run, in `left_out` (and logged
     once). `logdir` may also be one trace or snapshot file: then it is run "." of that file
-    alone."""
+    alone. `earlier`: the last discovery of the same logdir, whose path strings and imported
+    files are kept where they are unchanged (`_Gate.join`)."""
     root = os.path.abspath(logdir)
     if os.path.isfile(root):
         return Discovery(_single_file_run(root))
@@ -374,6 +501,8 @@ def discover(logdir: str, follow_links: bool | None = None) -> Discovery:
         return Discovery(runs)
     follow = follow_links_from_env() if follow_links is None else follow_links
     gate = _Gate(os.path.realpath(root), follow)
+    if earlier is not None:
+        gate.earlier, gate.earlier_imported = earlier.kept_paths(), earlier.kept_imported()
     for dirpath, dirnames, filenames in _walk(root, gate):
         rel = os.path.relpath(dirpath, root)
         name = "." if rel == "." else rel.replace(os.sep, "/")
@@ -387,12 +516,12 @@ def discover(logdir: str, follow_links: bool | None = None) -> Discovery:
         has_plugin_dir = os.path.isdir(plugin_dir) and gate.admits(plugin_dir, regular=False)
         if events or has_plugin_dir:
             run = runs[name] = Run(name, dirpath)
-            run.tfevents = [os.path.join(dirpath, f) for f in events]
+            run.tfevents = [gate.join(dirpath, f) for f in events]
             if has_plugin_dir:
                 run.writers = _writer_files(plugin_dir, gate)
         owner = _enclosing_run(runs, name)
         traces = _trace_files(dirpath, filenames, gate)
-        snapshots = [os.path.join(dirpath, f) for f in filenames if is_snapshot_name(f)]
+        snapshots = [gate.join(dirpath, f) for f in filenames if is_snapshot_name(f)]
         snapshots = [path for path in snapshots if gate.admits(path)]  # before any is read
         if owner is None:  # a folder of traces, or of snapshots only, is a run of its own
             snapshots = [path for path in snapshots if _is_snapshot(path, *file_version(path))]
@@ -410,7 +539,7 @@ def discover(logdir: str, follow_links: bool | None = None) -> Discovery:
         _settle(run)
     for run in list(runs.values()):
         runs.update(_split_jobs(run))
-    return Discovery(runs, left_out)
+    return Discovery(runs, left_out[:LEFT_OUT], max(0, len(left_out) - LEFT_OUT))
 
 
 def is_tfevents_name(name: str) -> bool:
@@ -430,7 +559,7 @@ def _trace_files(dirpath: str, filenames: list[str], gate: _Gate) -> list[str]:
     bytes are a trace's (`rank0.json.gz`, Chrome traces; not the collectors' own files)."""
     traces = []
     for filename in filenames:
-        path = os.path.join(dirpath, filename)
+        path = gate.join(dirpath, filename)
         named = _is_trace(filename)
         ours = _WRITER_FILE.match(filename) or _TASK_SUMMARY.match(filename)
         if not named and (ours or not is_trace_candidate(filename)):
@@ -569,14 +698,14 @@ def _group_jobs(writers: list[WriterFiles]) -> list[list[WriterFiles]]:
     (Ranks of one job run at once; a rank's writer starting while another of that rank runs is
     a clash within the job, left to the caller.)"""
     jobs: list[list[WriterFiles]] = []
+    ended: dict[int, int] = {}  # rank -> when the job under way's first writer of it ended
     for writer in sorted(writers, key=lambda w: (w.started_ns, w.rank, w.prefix)):
-        current = jobs[-1] if jobs else None
-        if current is None or any(
-            other.rank == writer.rank and other.ended_ns < writer.started_ns for other in current
-        ):
+        if not jobs or ended.get(writer.rank, writer.started_ns) < writer.started_ns:
             jobs.append([writer])
+            ended = {}
         else:
-            current.append(writer)
+            jobs[-1].append(writer)
+        ended[writer.rank] = min(ended.get(writer.rank, writer.ended_ns), writer.ended_ns)
     return jobs
 
 
@@ -592,26 +721,34 @@ def _without_clashes(writers: list[WriterFiles]) -> tuple[list[WriterFiles], lis
     """One writer per rank (the first to start) and a warning naming each pair that clashed."""
     kept: dict[int, WriterFiles] = {}
     notices = []
+    clashes = 0
     for writer in writers:
         first = kept.setdefault(writer.rank, writer)
-        if first is not writer:
+        if first is not writer and (clashes := clashes + 1) <= SHOWN_REFUSED:
             notices.append(
                 f"rank {writer.rank} is claimed by two processes of one job: {first.describe()} "
                 f"and {writer.describe()} (files {first.prefix}.* and {writer.prefix}.*); "
                 "showing the first. Give each process its own RANK (or run directory)"
             )
+    if clashes > SHOWN_REFUSED:  # each of 50,000 writers of one rank was a notice
+        notices.append(
+            f"{clashes - SHOWN_REFUSED:,} more processes claim a rank another process of the "
+            "job claims; showing the first of each rank"
+        )
     return sorted(kept.values(), key=lambda w: (w.rank, w.prefix)), notices
 
 
-def _owned(
-    paths: list[str], prefixes: tuple[str, ...], others: tuple[str, ...], newest: bool
-) -> list[str]:
-    """A job's files: its writers', and (the newest job's) those of no writer."""
+def _owned(paths: list[str], prefixes: set[str], others: set[str], newest: bool) -> list[str]:
+    """A job's files: its writers' (named `<prefix>.*`, a prefix of `prefixes`), and (the
+    newest job's) those of no writer (of no prefix of `others` either)."""
+
+    def named_by(path: str, chosen: set[str]) -> bool:
+        return any(lead in chosen for lead in _leading(os.path.basename(path)))
+
     return [
         path
         for path in paths
-        if os.path.basename(path).startswith(prefixes)
-        or (newest and not os.path.basename(path).startswith(others))
+        if named_by(path, prefixes) or (newest and not named_by(path, others))
     ]
 
 
@@ -633,8 +770,8 @@ def _split_jobs(run: Run) -> dict[str, Run]:
     every = ", ".join(job.id for job in jobs)
     split: dict[str, Run] = {}
     for index, (job, (writers, clashes)) in enumerate(zip(jobs, cleaned, strict=True)):
-        prefixes = tuple(w.prefix + "." for w in writers)
-        others = tuple(w.prefix + "." for w in run.writers if w.prefix + "." not in prefixes)
+        prefixes = {w.prefix for w in writers}  # sets: 50,000 writers took minutes as tuples
+        others = {w.prefix for w in run.writers} - prefixes
         newest = index == 0
         notices = clashes
         if several:
@@ -655,6 +792,7 @@ def _split_jobs(run: Run) -> dict[str, Run]:
             tfevents=run.tfevents if newest else [],
             imported=run.imported if newest else [],
             refused=run.refused if newest else [],
+            refused_more=run.refused_more if newest else {},
             jobs=jobs if several else [],
             job=job.id if several else None,
             notices=notices,
@@ -675,12 +813,20 @@ def _hand_out_refusals(
         rel = os.path.relpath(path, root).replace(os.sep, "/")
         owner = _enclosing_run(runs, "." if rel == "." else rel)
         if owner is not None:
-            owner.refused.append((os.path.relpath(path, owner.path), reason))
+            owner.refuse(os.path.relpath(path, owner.path), reason)
             continue
         left_out.append(LeftOut(rel, kind, reason))
-        if (path, reason) not in _LOGGED_ORPHANS:
+        if (path, reason) in _LOGGED_ORPHANS:
+            continue
+        if len(_LOGGED_ORPHANS) < LOGGED_ORPHANS:  # remembered for ever: bounded
             _LOGGED_ORPHANS.add((path, reason))
             orphans.append(f"{rel}: {reason}")
+        elif not _ORPHANS_FULL:
+            _ORPHANS_FULL.append(True)
+            logger.warning(
+                "tb_perf: more than %d paths left out of the logdir; the others are not "
+                "logged (the PERF tab lists them)", LOGGED_ORPHANS,
+            )  # fmt: skip
     if orphans:
         logger.warning("tb_perf: left out of the logdir %s: %s", root, "; ".join(orphans[:20]))
     return left_out
@@ -701,26 +847,62 @@ def _imported_files(
     way), snapshot pickles (read as snapshots) and files the gate refuses are left out."""
     out = []
     for filename in filenames:
-        path = os.path.join(dirpath, filename)
+        path = gate.join(dirpath, filename)
         hidden = filename.startswith(".") or filename.endswith(".tmp")
         if hidden or is_snapshot_name(filename) or not chosen(filename):
             continue
         if os.path.isdir(path) or not gate.admits(path):
             continue
-        found = _sniff(path, *file_version(path))
-        out.append(ImportedFile(path, found.kind, found.reason))
+        out.append(gate.imported(path, _sniff(path, *file_version(path))))
     return out
 
 
-# Once per file version: discovery runs every few seconds and reads only a bounded head
-@functools.lru_cache(maxsize=1 << 16)
-def _sniff(path: str, size: int, mtime_ns: int) -> Sniffed:
-    return sniff(path)
+V = TypeVar("V", bound=Hashable)
+VERDICTS = 1 << 16  # file versions whose verdicts are kept
+SHARED_VERDICTS = 1 << 10  # distinct verdicts kept once each
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _is_snapshot(path: str, size: int, mtime_ns: int) -> bool:
-    return is_memory_snapshot(path)
+class _Verdicts(Generic[V]):
+    """What `judge(path)` said of each file version: discovery runs every few seconds and reads
+    only a bounded head of a file, once per version. Kept by a 16-byte digest of the path,
+    size and modification time, at most VERDICTS of them (the oldest go first), each distinct
+    verdict once: about 120 B a file, where an lru_cache of paths and verdicts held about
+    500 B (a verdict's text made anew for each file, and every path it was asked about)."""
+
+    def __init__(self, judge: Callable[[str], V], capacity: int = VERDICTS) -> None:
+        self._judge = judge
+        self.capacity = capacity
+        self._lock = threading.Lock()
+        self._verdicts: dict[bytes, V] = {}
+        self._shared: dict[V, V] = {}
+
+    def __call__(self, path: str, size: int, mtime_ns: int) -> V:
+        version = b"%d:%d:" % (size, mtime_ns) + os.fsencode(path)
+        key = hashlib.blake2b(version, digest_size=16).digest()
+        with self._lock:
+            if key in self._verdicts:
+                return self._verdicts[key]
+        verdict = self._judge(path)
+        with self._lock:
+            if verdict in self._shared or len(self._shared) < SHARED_VERDICTS:
+                verdict = self._shared.setdefault(verdict, verdict)
+            self._verdicts[key] = verdict
+            while len(self._verdicts) > self.capacity:
+                del self._verdicts[next(iter(self._verdicts))]
+        return verdict
+
+    def __len__(self) -> int:
+        return len(self._verdicts)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._verdicts.clear()
+            self._shared.clear()
+
+
+# the module's names are looked up at each call (tests replace them)
+_sniff: _Verdicts[Sniffed] = _Verdicts(lambda path: sniff(path))
+_is_snapshot: _Verdicts[bool] = _Verdicts(lambda path: is_memory_snapshot(path))
 
 
 def _enclosing_run(runs: dict[str, Run], name: str) -> Run | None:
@@ -735,7 +917,7 @@ def _enclosing_run(runs: dict[str, Run], name: str) -> Run | None:
 def _writer_files(plugin_dir: str, gate: _Gate) -> list[WriterFiles]:
     writers: dict[str, WriterFiles] = {}
     for entry in gate.listing(plugin_dir):
-        path = os.path.join(plugin_dir, entry)
+        path = gate.join(plugin_dir, entry)
         task = _TASK_SUMMARY.match(entry)
         if task is not None:
             if gate.admits(path):
@@ -746,7 +928,7 @@ def _writer_files(plugin_dir: str, gate: _Gate) -> list[WriterFiles]:
         if match is None or not gate.admits(path):
             continue
         prefix, rank, kind, _ = match.groups()
-        writer = writers.setdefault(prefix, WriterFiles(prefix, int(rank)))
+        writer = writers.get(prefix) or writers.setdefault(prefix, WriterFiles(prefix, int(rank)))
         writer.files[kind] = path
         writer.updated_ns = max(writer.updated_ns, file_version(path)[1])
     for writer in writers.values():

@@ -30,15 +30,35 @@ Key = tuple[str, str]  # (run name, kind of result)
 class Job:
     """One job's version (`signature`), progress and future."""
 
-    signature: tuple
+    signature: tuple | None  # None once it failed: `digest` tells its version then
     total_bytes: int
     serial: int  # later jobs read newer versions of the run's files
     keep: bool = True  # whether the pool keeps the result (else a cache of the caller's does)
     future: concurrent.futures.Future | None = None
     done_bytes: int = 0
+    digest: tuple[int, int] | None = None
 
     def advance(self, n: int) -> None:
         self.done_bytes += n
+
+    def reads(self, signature: tuple) -> bool:
+        """Whether this job is of the version `signature`."""
+        if self.signature is not None:
+            return self.signature == signature
+        return self.digest == _digest(signature)
+
+    def failed(self, error: BaseException) -> None:
+        """It failed with `error`: it keeps the error's text, and its version as a digest. It
+        stays listed as long as its run is unchanged, and a signature holds a tuple per file
+        of the run (a refused run of 50,000 files: 6 MB)."""
+        self.future = _error_only(error)
+        if self.signature is not None:
+            self.digest, self.signature = _digest(self.signature), None
+
+
+def _digest(signature: tuple) -> tuple[int, int]:
+    """What tells a signature from another (its hash: paths' hashes are salted per process)."""
+    return len(signature), hash(signature)
 
 
 class JobPool:
@@ -73,7 +93,7 @@ class JobPool:
             if kept is not None and kept[0] == signature:
                 return kept[1]
             job = self._jobs.get(key)
-            if job is None or job.signature != signature:
+            if job is None or not job.reads(signature):
                 if job is not None and job.future is not None:
                     job.future.cancel()  # an older version's job, if not started: never needed
                 job = self._jobs[key] = Job(signature, total_bytes, next(self._serial), keep)
@@ -128,13 +148,16 @@ class JobPool:
             self._on_executor_lost()
             return
         if error is not None:  # stays listed: requests for its version get its error's text
-            job.future = _error_only(error)
+            with self._lock:
+                job.failed(error)
+            return_freed_memory()
             return
         with self._lock:
             if self._jobs.get(key) is job:
                 del self._jobs[key]
             kept = self._results.get(key)
             if job.keep and (kept is None or kept[2] < job.serial):
+                assert job.signature is not None  # only a failed job's is None
                 self._results[key] = (job.signature, future.result(), job.serial)
         return_freed_memory()
 
@@ -164,15 +187,32 @@ def return_freed_memory() -> None:
         trim(0)
 
 
+class _Failed(concurrent.futures.Future):
+    """A failed job's settled future: its error's type and text only, raised as a fresh error
+    by every `result()`. The error itself keeps its traceback, whose frames keep the job's data
+    (a bomb's objects, a run's every file) alive; and one error object raised again and again
+    gathers every caller's frames on its traceback (each request's locals: the run's
+    signature, a tuple per file), for as long as the job stays listed."""
+
+    def __init__(self, error: TbPerfError) -> None:
+        super().__init__()
+        self._type, self._message = type(error), error.message
+        self.set_exception(self._fresh())
+
+    def _fresh(self) -> TbPerfError:
+        return self._type(self._message)
+
+    def result(self, timeout: float | None = None) -> Any:
+        raise self._fresh()
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        return self._fresh()
+
+
 def _error_only(error: BaseException) -> concurrent.futures.Future:
-    """A settled future holding `error`'s type and text only: the error itself keeps its
-    traceback, whose frames keep the job's data (a bomb's objects) alive. Errors that are not
-    the files' are logged here, with that traceback, before it goes."""
+    """A settled future that raises `error`'s type and text only (`_Failed`). Errors that are
+    not the files' are logged here, with their traceback, before it goes."""
     if isinstance(error, TbPerfError) and not isinstance(error, Progress):
-        text_only: BaseException = type(error)(error.message)
-    else:
-        logger.error("tb_perf: a job failed", exc_info=error)
-        text_only = TbPerfError(f"internal error ({type(error).__name__}); see the TensorBoard log")
-    future: concurrent.futures.Future = concurrent.futures.Future()
-    future.set_exception(text_only)
-    return future
+        return _Failed(error)
+    logger.error("tb_perf: a job failed", exc_info=error)
+    return _Failed(TbPerfError(f"internal error ({type(error).__name__}); see the TensorBoard log"))

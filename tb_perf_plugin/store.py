@@ -11,6 +11,7 @@ that takes long; while it runs, the store raises `Progress` (HTTP 202).
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import os
 import threading
@@ -22,7 +23,7 @@ from typing import Any, TypeVar
 from .analysis import memory_snapshot
 from .analysis.memory import SnapshotFacts, snapshot_facts
 from .analysis.modules import ModuleData
-from .discovery import LeftOut, Run, discover, file_version
+from .discovery import Discovery, LeftOut, Run, discover, file_version
 from .errors import NotFound, TbPerfError, Unreadable
 from .executor import LazyExecutor
 from .ingest.cache import TraceCache
@@ -35,7 +36,7 @@ from .pipeline.cache_keys import still_written
 from .pipeline.lanes import build_timeline, rank_input, rank_piece
 from .pipeline.rank_summary import on_workers
 from .pipeline.rank_timeline import build_timeline_on
-from .pipeline.read import RunTables, TraceFile, read_run
+from .pipeline.read import FileWarnings, RunTables, TraceFile, read_run
 from .pipeline.result_cache import ResultCache, Stored, result_key
 from .pipeline.run_timeline import RunTimeline, TimelineOutline
 from .pipeline.timeline import Timeline
@@ -108,6 +109,46 @@ class PieceCache:
                 self._loaded.popitem(last=False)
 
 
+class Signatures:
+    """Runs' signatures (`Run.signature`, the versions of the snapshots an analysis reads),
+    each computed once for the requests that ask for it while it is computed: every request
+    about a run asks for it, and it stats every file of the run. A client's six panels polling
+    a run of 50,000 files made six at a time, each a tuple a file, which left the server's
+    heap fragmented once they were freed (and kept a core busy). A request that comes while
+    one is computed gets that one: begun a moment before it came, as if it had come a moment
+    earlier."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._computing: dict[tuple[str, str], tuple[Run, concurrent.futures.Future]] = {}
+
+    def of(self, run: Run, kind: str, compute: Callable[[], T]) -> T:
+        """`compute()`, the `kind` of signature of `run` (this very Run: one discovered again
+        may have other files), or the one computed for it now."""
+        key = (run.name, kind)
+        with self._lock:
+            found = self._computing.get(key)
+            if found is not None and found[0] is run:
+                future, mine = found[1], False
+            else:
+                future, mine = concurrent.futures.Future(), True
+                self._computing[key] = (run, future)
+        if not mine:
+            value: T = future.result()
+            return value
+        try:
+            value = compute()
+        except BaseException as exc:
+            future.set_exception(exc)
+            raise
+        finally:
+            with self._lock:
+                if self._computing.get(key, (None,))[0] is run:
+                    del self._computing[key]
+        future.set_result(value)
+        return value
+
+
 class RunStore:
     """The logdir's runs and what is read and derived of each, cached by file version."""
 
@@ -140,11 +181,15 @@ class RunStore:
         self._lock = threading.Lock()
         self._runs: dict[str, Run] = {}
         self._left_out: list[LeftOut] = []
+        self._left_out_more = 0  # left out beyond those listed (discovery.LEFT_OUT)
+        self._discovery: Discovery | None = None  # the last one (the next reuses its paths)
+        self._discovering = False  # a request is walking the logdir
         self._discovered_at = float("-inf")
         self._jobs = JobPool(on_executor_lost=self._executor.shutdown)
         self._file_reads: dict[str, Any] = {}  # last read of each record file
         self._snapshots = SnapshotCache()
         self._pieces = PieceCache()
+        self._signatures = Signatures()
 
     # --- runs --------------------------------------------------------------------------------
 
@@ -152,19 +197,34 @@ class RunStore:
         self, force: bool = False, *, wait_s: float | None = INLINE_WAIT
     ) -> dict[str, Run]:
         """The runs by name, found again every `discovery_ttl_s`. A remote logdir's mirror is
-        brought up to date first, waiting for that up to `wait_s` seconds."""
+        brought up to date first, waiting for that up to `wait_s` seconds. The walk runs
+        outside the store's lock: while one request walks the logdir, the others get the runs
+        found last (a logdir of 50,000 files takes a second to walk, every few seconds)."""
         if self.mirror is not None:
             self.mirror.refresh(self.wait(wait_s))
             force = force or self.mirror.generation != self._mirror_generation
         with self._lock:
-            if force or time.monotonic() - self._discovered_at > self.discovery_ttl_s:
-                if self.mirror is not None:
-                    self._mirror_generation = self.mirror.generation
-                local = self.mirror.local_root if self.mirror else local_path(self.logdir)
-                found = discover(local, self.follow_links)
-                self._runs, self._left_out = found.runs, found.left_out
-                self._discovered_at = time.monotonic()
-                self._jobs.forget_runs_except(self._runs)
+            due = force or time.monotonic() - self._discovered_at > self.discovery_ttl_s
+            found_once = self._discovery is not None
+            if not due or (self._discovering and found_once and not force):
+                return self._runs
+            self._discovering = True
+            earlier = self._discovery
+            generation = self.mirror.generation if self.mirror is not None else None
+        local = self.mirror.local_root if self.mirror else local_path(self.logdir)
+        try:
+            found = discover(local, self.follow_links, earlier)
+        finally:
+            with self._lock:
+                self._discovering = False
+        with self._lock:
+            if generation is not None:
+                self._mirror_generation = generation
+            self._discovery = found
+            self._runs, self._left_out = found.runs, found.left_out
+            self._left_out_more = found.left_out_more
+            self._discovered_at = time.monotonic()
+            self._jobs.forget_runs_except(self._runs)
             return self._runs
 
     def left_out(self, *, wait_s: float | None = INLINE_WAIT) -> list[LeftOut]:
@@ -172,6 +232,12 @@ class RunStore:
         self.discover(wait_s=wait_s)
         with self._lock:
             return self._left_out
+
+    def left_out_counted(self) -> tuple[list[LeftOut], int]:
+        """`left_out` and how many paths it left out in all (it lists discovery.LEFT_OUT)."""
+        self.discover()
+        with self._lock:
+            return self._left_out, len(self._left_out) + self._left_out_more
 
     def has_runs(self) -> bool:
         return bool(self.discover(wait_s=0))  # asked on every plugin listing: never waits
@@ -214,7 +280,7 @@ class RunStore:
     def tables(self, run: Run, wait_s: float | None = None) -> RunTables:
         """The run's tables; `Progress` if not read within `wait_s` seconds (None: waits until
         read; INLINE_WAIT: the store's inline wait, as every `wait_s` of the store)."""
-        signature = run.signature()
+        signature = self._signatures.of(run, "files", run.signature)
         total = sum(max(size, 0) for path, size, *_ in signature if not path.endswith(".meta.json"))
 
         def work(job: Job) -> RunTables:
@@ -312,8 +378,7 @@ class RunStore:
     def analysis(self, run: Run, wait_s: float | None = None) -> RunAnalysis:
         """The run's analysis (breakdowns, operators, kernels, findings), computed once per
         version of its files and of the snapshots the memory findings read."""
-        snapshots = newest_snapshots(run)
-        extra = tuple((p, *file_version(p)) for _, p in snapshots)
+        snapshots, extra = self._signatures.of(run, "snapshots", lambda: _snapshot_versions(run))
 
         def build(tables: RunTables) -> RunAnalysis:
             facts, problems = self._snapshot_facts(run, snapshots)
@@ -366,7 +431,7 @@ class RunStore:
     ) -> tuple[list[SnapshotFacts], list[str]]:
         """What the memory findings use of each snapshot, and why a snapshot was skipped."""
         facts: list[SnapshotFacts] = []
-        problems: list[str] = []
+        problems = FileWarnings("snapshot")  # a few named, the rest counted (50,000 ranks')
         for rank, path in snapshots:
             name = relative_path(run, path)
             try:
@@ -377,10 +442,12 @@ class RunStore:
                 ))  # fmt: skip
             except TbPerfError as exc:  # messages name the file: say where it is
                 folder = os.path.dirname(name)
-                named = exc.message.startswith(os.path.basename(path))
+                base = os.path.basename(path)
+                named = exc.message.startswith(base)
                 where = (f"{folder}/" if folder else "") if named else f"{name}: "
-                problems.append(f"snapshot {where}{exc.message}")
-        return facts, problems
+                reason = exc.message[len(base) :].lstrip(": ") if named else exc.message
+                problems.add(f"snapshot {where}{exc.message}", f"refused: {reason}")
+        return facts, problems.warnings()
 
     def close(self) -> None:
         self._jobs.close()
@@ -395,6 +462,12 @@ def relative_path(run: Run, path: str) -> str:
 def selected_traces(tables: RunTables, selected: int | None) -> list[TraceFile]:
     """The traces read of the selected rank (all without one)."""
     return [t for t in tables.traces if selected is None or t.rank == selected]
+
+
+def _snapshot_versions(run: Run) -> tuple[list[tuple[int | None, str]], tuple]:
+    """`newest_snapshots` and their versions (path, size, modification time)."""
+    snapshots = newest_snapshots(run)
+    return snapshots, tuple((p, *file_version(p)) for _, p in snapshots)
 
 
 def newest_snapshots(run: Run) -> list[tuple[int | None, str]]:

@@ -163,16 +163,79 @@ class RunTables:
 
 
 SHOWN_WARNINGS = 5  # of a run none of whose files could be read
+SHOWN_FILES = 20  # a run's files whose warnings are kept one by one; the rest counted by reason
+SHOWN_REASONS = 10  # reasons counted apart, the rest together
+OTHER_REASONS = "refused for other reasons"
 
 
-def _unreadable_run(run: Run, warnings: list[str]) -> str:
-    """Why nothing of the run could be read: the first files' warnings and how many more (a
-    1,024-rank run whose workers all died is not one 100 kB message)."""
-    if not warnings:
+class FileWarnings:
+    """The warnings of a run's files (a trace that could not be read, a file not imported, a
+    trace's own problems, a writer's), bounded whatever the number of files: the first
+    SHOWN_FILES kept as they are, the rest counted by reason, at most SHOWN_REASONS reasons
+    ("49,980 more files refused: not a JSON trace ..."). A run of 50,000 refused files kept a
+    warning each, and served them in every answer about it."""
+
+    def __init__(self, noun: str = "file", joiner: str = " ") -> None:
+        # what is counted, and how a count and a reason are joined: "49,980 more files
+        # refused: ...", "49,980 more writers: no metadata file"
+        self.noun, self.joiner = noun, joiner
+        self.named: list[tuple[str, str]] = []  # (warning, its reason)
+        self.more: dict[str, int] = {}  # reason -> files beyond the named ones
+        self.files = 0  # warnings added
+
+    def add(self, warning: str, reason: str) -> None:
+        """`warning` names the file; `reason` says what happened to it without naming it, as
+        a phrase that follows "N more files" ("refused: ...", "not imported: ...")."""
+        self.files += 1
+        if len(self.named) < SHOWN_FILES:
+            self.named.append((warning, reason))
+            return
+        if reason not in self.more and len(self.more) >= SHOWN_REASONS:
+            reason = OTHER_REASONS
+        self.more[reason] = self.more.get(reason, 0) + 1
+
+    def _counted(self, count: int, reason: str, more: str = "") -> str:
+        plural = "" if count == 1 else "s"
+        return f"{count:,}{more} {self.noun}{plural}{self.joiner}{reason}"
+
+    def warnings(self) -> list[str]:
+        """The named warnings, then one per reason of the others."""
+        return [warning for warning, _ in self.named] + [
+            self._counted(count, reason, " more") for reason, count in self.more.items()
+        ]
+
+    def tally(self, skipped: int) -> list[str]:
+        """The reasons of the warnings after the first `skipped` named ones, with their counts
+        ("49,995 files refused: ..."), the most common first."""
+        counts: dict[str, int] = {}
+        for _, reason in self.named[skipped:]:
+            counts[reason] = counts.get(reason, 0) + 1
+        for reason, count in self.more.items():
+            counts[reason] = counts.get(reason, 0) + count
+        ordered = sorted(counts.items(), key=lambda item: -item[1])
+        return [self._counted(count, reason) for reason, count in ordered]
+
+
+def _unreadable_run(run: Run, warnings: list[str], kinds: list[FileWarnings]) -> str:
+    """Why nothing of the run could be read: the first files' warnings, how many more and why
+    (a 1,024-rank run whose workers all died is not one 100 kB message). `warnings`: the run's
+    other warnings, before those of `kinds`."""
+    named = [*warnings, *(warning for kind in kinds for warning, _ in kind.named)]
+    if not named:
         return f"run {run.name!r} has no readable files"
-    shown = "; ".join(warnings[:SHOWN_WARNINGS])
-    more = len(warnings) - SHOWN_WARNINGS
-    return shown + (f"; and {more} more file(s) unreadable" if more > 0 else "")
+    shown = "; ".join(named[:SHOWN_WARNINGS])
+    more = len(warnings) + sum(kind.files for kind in kinds) - SHOWN_WARNINGS
+    if more <= 0:
+        return shown
+    tally, skip = [], SHOWN_WARNINGS - len(warnings)
+    for kind in kinds:
+        tally += kind.tally(max(0, skip))
+        skip -= len(kind.named)
+    return (
+        shown
+        + f"; and {more:,} more file(s) unreadable"
+        + (f": {'; '.join(tally)}" if tally else "")
+    )
 
 
 def _stop_warnings(writer: WriterFiles, last_timer_step: int | None) -> list[str]:
@@ -212,21 +275,23 @@ def read_run(
     """`file_reads` holds each record file's last read (the RECORD_KINDS files); files
     that only grew since are tailed from where that read ended, and the dict is updated."""
     file_reads = {} if file_reads is None else file_reads
-    span_parts, step_parts, warnings, module_parts = [], [], [], []
-    module_warnings: list[str] = []
+    span_parts, step_parts, module_parts = [], [], []
     compile_parts: list[pd.DataFrame] = []
     sampler_parts: dict[str, list[pd.DataFrame]] = {"memory": [], "system": [], "gpus": []}
-    memory_warnings: list[str] = []
+    # the writers' warnings, each kind bounded (a run of 50,000 writers)
+    writer_warnings, module_warnings, memory_warnings = (
+        FileWarnings("writer", ": ") for _ in range(3)
+    )
     readable = 0
     rank_meta: dict[int, RankMeta] = {}
-    warnings.extend(run.discovery_warnings())
+    warnings = run.discovery_warnings()
     for writer_index, writer in enumerate(run.writers):
-        label = f"rank {writer.rank} ({writer.prefix})"
         if writer.meta_error:
-            warnings.append(f"{label}: {writer.meta_error}")
+            _warn(writer_warnings, writer, writer.meta_error)
         if writer.meta is not None:
             rank_meta.setdefault(writer.rank, writer.meta)
-            warnings.extend(f"{label}: metadata {problem}" for problem in writer.meta.problems)
+            for problem in writer.meta.problems:
+                _warn(writer_warnings, writer, f"metadata {problem}")
         # each kind's reader returns its own table type (`result` below, used by kind)
         readers: tuple[Callable[[str, int, Callable[[int], None], Any], Any], ...] = (
             read_timer_file, read_modules_file, read_memory_file, read_system_file,
@@ -238,18 +303,18 @@ def read_run(
             if path is None:
                 continue
             problems = {"modules": module_warnings, "memory": memory_warnings,
-                        "system": memory_warnings}.get(kind, warnings)  # fmt: skip
+                        "system": memory_warnings}.get(kind, writer_warnings)  # fmt: skip
             try:
                 result = read(path, max_file_bytes, on_progress, file_reads.get(path))
                 file_reads[path] = result
             except Unreadable as exc:
-                problems.append(f"{label}: {exc.message}")
+                _warn(problems, writer, exc.message)
                 continue
             except FileNotFoundError:
-                problems.append(f"{label}: {os.path.basename(path)} disappeared while reading")
+                _warn(problems, writer, f"{os.path.basename(path)} disappeared while reading")
                 continue
             except OSError as exc:
-                problems.append(f"{label}: {os.path.basename(path)} unreadable ({exc.strerror})")
+                _warn(problems, writer, f"{os.path.basename(path)} unreadable ({exc.strerror})")
                 continue
             readable += 1
             status = writer.status(now_ns())
@@ -258,12 +323,13 @@ def read_run(
                 silent_stop = (
                     status == "stopped" and writer.meta is not None and not writer.meta.stopped
                 )
-                problems.append(
-                    f"{label}: the last line of {os.path.basename(path)} is truncated (ignored)"
+                _warn(problems, writer,
+                    f"the last line of {os.path.basename(path)} is truncated (ignored)"
                     + (": the writer stopped mid-write (killed, or its disk filled): its data "
                        "ends there" if silent_stop else "")
                 )  # fmt: skip
-            problems.extend(f"{label}: {problem}" for problem in result.problems)
+            for problem in result.problems:
+                _warn(problems, writer, problem)
             if kind == "timer":
                 if len(result.steps):
                     last_timer_step = int(result.steps["step"].max())
@@ -276,22 +342,25 @@ def read_run(
             else:
                 for name, table in result.tables.items():
                     sampler_parts[name].append(table.assign(rank=writer.rank, writer=writer_index))
-        warnings.extend(_stop_warnings(writer, last_timer_step))
-    warnings += module_warnings + memory_warnings
-    warnings += [
-        f"{os.path.relpath(f.path, run.path)}: not imported: {f.reason} (docs/IMPORT.md)"
-        for f in run.imported
-        if f.kind is None
-    ]
+        for stop in _stop_warnings(writer, last_timer_step):
+            writer_warnings.add(stop, _writer_reason(writer, stop))
+    writers = [writer_warnings, module_warnings, memory_warnings]
+    files = FileWarnings()
+    for f in run.imported:
+        if f.kind is None:
+            reason = f"not imported: {f.reason} (docs/IMPORT.md)"
+            files.add(f"{os.path.relpath(f.path, run.path)}: {reason}", reason)
     other_futures = _submit_imported(run, max_file_bytes, executor)
-    traces = _read_traces(run, max_file_bytes, executor, cache_dir, on_progress, warnings)
-    imported = _imported_tables(run, other_futures, on_progress, warnings)
+    traces = _read_traces(run, max_file_bytes, executor, cache_dir, on_progress, files)
+    imported = _imported_tables(run, other_futures, on_progress, files)
     readable += len(imported["python_profile_files"]) + imported["kernel_metrics"]["file"].nunique()
     has_collector_files = any(set(RECORD_KINDS) & set(w.files) for w in run.writers)
     has_files = has_collector_files or run.traces or any(f.kind for f in run.imported)
-    writing = any(w.endswith(STILL_WRITING) for w in warnings)  # a trace or copy under way
+    writing = any(w.endswith(STILL_WRITING) for w in files.warnings())  # a trace under way
     if readable == 0 and not traces and has_files and not writing:
-        raise Unreadable(_unreadable_run(run, warnings))
+        raise Unreadable(_unreadable_run(run, warnings, [*writers, files]))
+    for collected in [*writers, files]:
+        warnings += collected.warnings()
     return RunTables(
         signature=signature,
         spans=_concat(span_parts, SPAN_COLUMNS),
@@ -300,11 +369,11 @@ def read_run(
         rank_meta=rank_meta,
         warnings=warnings,
         modules=module_records(module_parts),
-        module_warnings=module_warnings,
+        module_warnings=module_warnings.warnings(),
         memory=_concat(sampler_parts["memory"], MEMORY_COLUMNS),
         system=_concat(sampler_parts["system"], SYSTEM_COLUMNS),
         gpus=_concat(sampler_parts["gpus"], GPU_COLUMNS),
-        memory_warnings=memory_warnings,
+        memory_warnings=memory_warnings.warnings(),
         compile=_concat(compile_parts, COMPILE_COLUMNS),
         **imported,
     )
@@ -316,7 +385,7 @@ def _read_traces(
     executor: concurrent.futures.Executor,
     cache_dir: str | None,
     on_progress: Callable[[int], None],
-    warnings: list[str],
+    warnings: FileWarnings,
 ) -> list[TraceFile]:
     """Every timeline file of the run, through the trace cache (one executor task per file
     not in it yet); each held as where the cache keeps it, not opened (unless the cache could
@@ -328,11 +397,13 @@ def _read_traces(
         on_progress(_size(read.path))
         name = os.path.relpath(read.path, run.path)
         if isinstance(read.error, Unreadable):
-            warnings.append(_trace_problem(read.path, name, read.error.message))
+            warnings.add(*_trace_problem(read.path, name, read.error.message))
         elif read.error is not None:
-            warnings.append(f"{name}: unreadable ({read.error.strerror or read.error})")
+            reason = f"unreadable ({read.error.strerror or read.error})"
+            warnings.add(f"{name}: {reason}", reason)
         elif read.meta is not None and read.held is not None:
-            warnings.extend(f"{name}: {problem}" for problem in read.meta.problems)
+            for problem in read.meta.problems:
+                warnings.add(f"{name}: {problem}", f"read with a problem: {problem}")
             rank, source = _trace_rank(run, read.path, read.meta)
             traces.append(TraceFile(read.path, rank, source, read.held, read.kind))
     return sorted(traces, key=lambda t: (t.rank, t.path))
@@ -353,7 +424,7 @@ def _imported_tables(
     run: Run,
     futures: dict[concurrent.futures.Future, ImportedFile],
     on_progress: Callable[[int], None],
-    warnings: list[str],
+    warnings: FileWarnings,
 ) -> dict[str, pd.DataFrame]:
     """RunTables' python_profiles, python_profile_files and kernel_metrics, in file order."""
     functions, totals, kernels = [], [], []
@@ -364,10 +435,11 @@ def _imported_tables(
         try:
             result = future.result()
         except Unreadable as exc:
-            warnings.append(_trace_problem(file.path, name, exc.message))
+            warnings.add(*_trace_problem(file.path, name, exc.message))
             continue
         except OSError as exc:
-            warnings.append(f"{name}: unreadable ({exc.strerror or exc})")
+            reason = f"unreadable ({exc.strerror or exc})"
+            warnings.add(f"{name}: {reason}", reason)
             continue
         finally:
             on_progress(_size(file.path))
@@ -395,26 +467,45 @@ def _size(path: str) -> int:
         return 0
 
 
-def _trace_problem(path: str, name: str, message: str) -> str:
+def _warn(kind: FileWarnings, writer: WriterFiles, text: str) -> None:
+    """The warning `text` about `writer`, named by its rank and prefix, counted by the rest."""
+    kind.add(f"rank {writer.rank} ({writer.prefix}): {text}", _writer_reason(writer, text))
+
+
+def _writer_reason(writer: WriterFiles, text: str) -> str:
+    """A writer's warning `text` without its name (`rank0.h.1: `, `rank0.h.1.`): what the
+    warnings of writers are counted by."""
+    for named in (writer.prefix + ": ", writer.prefix + "."):
+        if text.startswith(named):
+            return text[len(named) :]
+    rank = f"rank {writer.rank}: "
+    return text[len(rank) :] if text.startswith(rank) else text
+
+
+def _trace_problem(path: str, name: str, message: str) -> tuple[str, str]:
+    """The warning of a file its reader refused with `message`, and its reason without the
+    file's name (`FileWarnings.add`)."""
     try:
         recent = recently_changed(path)
     except OSError:
-        return f"{name}: disappeared while reading"
+        return f"{name}: disappeared while reading", "disappeared while reading"
     if recent:
-        return f"{name}: {STILL_WRITING}"
-    return message if message.startswith(os.path.basename(path)) else f"{name}: {message}"
+        return f"{name}: {STILL_WRITING}", STILL_WRITING
+    base = os.path.basename(path)
+    if message.startswith(base):
+        return message, "refused: " + message[len(base) :].lstrip(": ")
+    return f"{name}: {message}", f"refused: {message}"
 
 
 def _trace_rank(run: Run, path: str, meta: TraceMeta) -> tuple[int, str]:
     """Our metadata (the file is named after a writer), else distributedInfo, else the name
     (of an imported file: a `rank<N>`/`worker<N>` in it, else rank 0)."""
-    base = os.path.basename(path)
-    for writer in run.writers:
-        if base.startswith(writer.prefix + "."):
-            return writer.rank, "metadata"
+    writer = run.writer_of(path)
+    if writer is not None:
+        return writer.rank, "metadata"
     if meta.rank is not None:
         return meta.rank, "distributedInfo"
-    if path in run.traces:
+    if run.has_trace(path):
         return run.rank_from_trace_name(path), "file name"
     rank = run.rank_in_file_name(path)
     return (0, "default (no rank in the file name)") if rank is None else (rank, "file name")

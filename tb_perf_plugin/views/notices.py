@@ -14,11 +14,11 @@ MAX_NOTICES = 50  # listed in an answer; `total` counts them all
 def notices(store: RunStore) -> dict[str, Any]:
     """Each path left out by its path relative to the logdir (never an absolute path, nor a
     link's target), its kind and why (docs/HTTP_API.md)."""
-    left_out = store.left_out()
+    left_out, total = store.left_out_counted()
     return {
         "notices": [
             {"path": item.path, "kind": item.kind, "message": item.reason}
             for item in left_out[:MAX_NOTICES]
         ],
-        "total": len(left_out),
+        "total": total,
     }

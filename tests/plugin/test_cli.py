@@ -59,8 +59,8 @@ def test_a_run_of_many_unreadable_files_names_the_first_and_counts_the_rest(tmp_
         os.utime(path, (1, 1))  # not "still being written"
     assert main(["analyze", "wide", "--logdir", str(tmp_path / "logs")]) == 3
     err = capsys.readouterr().err
-    assert err.count("truncated or malformed JSON") == 5
-    assert "and 3 more file(s) unreadable" in err
+    assert err.count("worker") == 5 and err.count("truncated or malformed JSON") == 6
+    assert "and 3 more file(s) unreadable: 3 files refused: truncated or malformed JSON" in err
 
 
 def _link_pair(tmp_path, shared_data):
