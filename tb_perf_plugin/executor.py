@@ -333,7 +333,7 @@ class ProcessPool(concurrent.futures.Executor):
                 raise RuntimeError("cannot schedule new futures after shutdown")
             self._started_locked()
             self._queues.setdefault(-1 if alone else task.group, collections.deque()).append(task)
-        self._wake()
+            self._wake_locked()
         return future
 
     def _started_locked(self) -> None:
@@ -355,10 +355,14 @@ class ProcessPool(concurrent.futures.Executor):
             except RuntimeError:  # the interpreter is already exiting
                 pass
 
-    def _wake(self) -> None:
+    def _wake_locked(self) -> None:
+        """Wake the feeding thread (under the lock: its pipe is closed, and its number may be
+        another file's, once the thread is gone)."""
+        if self._wake_write < 0:
+            return
         try:
             os.write(self._wake_write, b"x")
-        except (BlockingIOError, OSError):  # already woken, or closed
+        except BlockingIOError:  # already woken
             pass
 
     # --- the feeding thread --------------------------------------------------------------
@@ -386,8 +390,10 @@ class ProcessPool(concurrent.futures.Executor):
             workers, self._workers = [*self._workers, *self._leaving], []
             self._leaving = []
         _stopped(workers)
-        os.close(self._wake_read)
-        os.close(self._wake_write)
+        with self._lock:
+            wake, self._wake_read, self._wake_write = (self._wake_read, self._wake_write), -1, -1
+        for fd in wake:
+            os.close(fd)
         if self._lifeline is not None:
             for end in self._lifeline:
                 end.close()
@@ -560,26 +566,23 @@ class ProcessPool(concurrent.futures.Executor):
     # --- stopping ------------------------------------------------------------------------
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        """Stop taking tasks. `cancel_futures`: queued tasks are cancelled and running ones
-        fail, their workers stopped (killed after STOP_GRACE_S); else the tasks finish first.
-        `wait`: return once the workers are gone."""
+        """Stop taking tasks. `cancel_futures`: queued tasks are cancelled, running ones fail
+        and their workers are killed; else the tasks finish first. Idle workers are asked to
+        exit, and killed after STOP_GRACE_S. `wait`: return once the workers are gone."""
         with self._lock:
             self._closed = True
             thread = self._thread
+            queued: list[_Task] = []
             if cancel_futures:
                 queued = [task for queue in self._queues.values() for task in queue]
                 self._queues.clear()
-                busy = [w for w in self._workers if w.task is not None]
-                for worker in busy:
-                    worker.process.kill()
-            else:
-                queued, busy = [], []
+                for worker in self._workers:
+                    if worker.task is not None:
+                        worker.process.kill()
+            self._wake_locked()
         for task in queued:
             task.future.cancel()
-        if thread is None:
-            return
-        self._wake()
-        if wait:
+        if wait and thread is not None:
             thread.join()
 
 

@@ -217,3 +217,24 @@ def test_the_server_exits_on_sigterm_while_its_workers_spin():
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def test_a_second_shutdown_writes_to_no_other_file():
+    """Once the feeding thread is gone its wake-up pipe is closed, and the numbers of its
+    descriptors are free for other files: a second shutdown (the exit hook after an explicit
+    one) must not write there."""
+    pool = ProcessPool(max_workers=1)
+    with watchdog(HANG_S):
+        assert pool.submit(pid, 0).result() > 0
+        number = pool._wake_write  # the pool's wake-up descriptor, to be reused below
+        pool.shutdown()
+        read, write = os.pipe()
+        os.dup2(write, number)  # another file now has that number
+        try:
+            os.set_blocking(read, False)
+            pool.shutdown()
+            with pytest.raises(BlockingIOError):
+                os.read(read, 1)
+        finally:
+            for fd in (read, write, number):
+                os.close(fd)
