@@ -29,7 +29,6 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import hashlib
-import itertools
 import json
 import logging
 import mmap
@@ -44,12 +43,12 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
 from ..errors import Unreadable
-from ..executor import parallelism, shares_store
+from ..executor import completed_ahead, shares_store
 from .cache_dir import evict_lru, located
 from .readers import FileKind, read_timeline_file, reader_version
 from .tables import TraceMeta, TraceTables
@@ -64,7 +63,6 @@ IN_USE_NS = 600 * 10**9  # an entry used this recently is not evicted (its run i
 _TABLES = ("slices", "memory")
 _SECTION = "traces"  # the cache's folder, locally and in a store
 _META_FILE = "meta.json"
-T = TypeVar("T")
 
 
 ENTRY_FORMAT = 2  # 2: the columns in one file (1: a .npy file per column)
@@ -193,7 +191,7 @@ class TraceCache:
     ) -> Iterator[TraceRead]:
         """Each (path, kind) of `files` as each is ready: those in the cache first (their
         metadata read, the tables left unopened), then one executor task per other file (a few
-        submitted at a time: `_completed_within`), in the order they finish. A task on an
+        submitted at a time: `completed_ahead`), in the order they finish. A task on an
         executor that shares the cache (a local one; Dask on the store) stores the tables and
         tells their `TraceFacts`; one on another Dask cluster sends them back packed, stored
         here. A file's own failure (`Unreadable`,
@@ -219,7 +217,7 @@ class TraceCache:
              (path, kind, key))
             for path, kind, key in misses
         )  # fmt: skip
-        for future, (path, kind, key) in _completed_within(executor, calls):
+        for future, (path, kind, key) in completed_ahead(executor, calls):
             try:
                 result = future.result()
                 if isinstance(result, bytes):
@@ -515,32 +513,6 @@ def _facts(saved: dict[str, Any], path: str) -> TraceFacts:
     rows = {(c["table"], c["column"]): int(c["shape"][0]) for c in saved["columns"]}
     meta = TraceMeta(**{**saved["meta"], "path": path})
     return TraceFacts(meta, rows.get(("slices", "start"), 0), rows.get(("memory", "ts"), 0))
-
-
-def _completed_within(
-    executor: concurrent.futures.Executor, calls: Iterable[tuple[tuple, T]]
-) -> Iterator[tuple[concurrent.futures.Future, T]]:
-    """Each call of `calls` ((function, *arguments), tag) submitted to `executor`, its future
-    and tag as each finishes; at most twice the executor's parallelism submitted and not yet
-    taken at a time. Every task submitted at once held its future, its call and its outcome
-    in this process until the last one ended (13 kB a file on a thread pool, 3.5 kB on the
-    process pool): a run of 50,000 one-byte traces took the server 360 MB, which it then kept
-    as a fragmented heap."""
-    todo = iter(calls)
-    first = next(todo, None)
-    if first is None:
-        return
-    todo = itertools.chain([first], todo)
-    window = 2 * parallelism(executor) + 1
-    pending: dict[concurrent.futures.Future, T] = {}
-    while True:
-        for call, tag in itertools.islice(todo, window - len(pending)):
-            pending[executor.submit(*call)] = tag
-        if not pending:
-            return
-        done, _ = concurrent.futures.wait(pending, return_when=concurrent.futures.FIRST_COMPLETED)
-        for future in done:
-            yield future, pending.pop(future)
 
 
 def ingest_to_cache(
