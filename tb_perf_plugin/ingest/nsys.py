@@ -300,19 +300,23 @@ class _Export:
             )
         return {row[1] for row in info if row[6] == 0}
 
-    def batches(self, sql: str) -> Iterator[tuple]:
-        """The query's rows, counted against the budget (every query goes through here)."""
+    def fetched(self, sql: str) -> Iterator[list[tuple]]:
+        """The query's rows in batches, counted against the budget (every query goes through
+        here)."""
         cursor = self.db.execute(sql)
         while batch := cursor.fetchmany(BATCH_ROWS):
             self.budget.take(len(batch))
+            yield batch
+
+    def batches(self, sql: str) -> Iterator[tuple]:
+        """The query's rows, one by one."""
+        for batch in self.fetched(sql):
             yield from batch
 
     def rows(self, sql: str, width: int) -> Iterator[np.ndarray]:
         """The query's rows in batches, as int64 arrays of `width` columns (the SQL casts
         and COALESCEs every column to an integer)."""
-        cursor = self.db.execute(sql)
-        while batch := cursor.fetchmany(BATCH_ROWS):
-            self.budget.take(len(batch))
+        for batch in self.fetched(sql):
             yield np.array(batch, dtype=np.int64).reshape(-1, width)
 
     def select(self, table: str, expressions: list[str], where: str = "") -> np.ndarray:
