@@ -6,6 +6,7 @@ outcome, never on durations; a watchdog turns a hang into a failure."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -178,45 +180,42 @@ SPINNING_SERVER = textwrap.dedent(
 )
 
 
-def test_workers_end_when_the_server_is_killed():
-    """SIGKILL leaves the server no time to stop its workers; their forkserver outlives the
-    server while they do (they count as its clients), so they notice by themselves."""
+@contextlib.contextmanager
+def _server(script: str) -> Iterator[tuple[subprocess.Popen, list[int]]]:
+    """`script` run as a server process, with the worker pids it prints once they spin; killed
+    at the end if still there, within the watchdog."""
     server = subprocess.Popen(
-        [sys.executable, "-c", SPINNING_SERVER], cwd=REPO, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE, text=True
     )
     try:
         with watchdog(HANG_S):
             assert server.stdout is not None
-            workers = [int(w) for w in server.stdout.readline().split()]
-            assert workers
-            server.kill()
-            server.wait()
-            assert all(_gone(w) for w in workers)
+            yield server, [int(w) for w in server.stdout.readline().split()]
     finally:
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def test_workers_end_when_the_server_is_killed():
+    """SIGKILL leaves the server no time to stop its workers; their forkserver outlives the
+    server while they do (they count as its clients), so they notice by themselves."""
+    with _server(SPINNING_SERVER) as (server, workers):
+        assert workers
+        server.kill()
+        server.wait()
+        assert all(_gone(w) for w in workers)
 
 
 def test_the_server_exits_on_sigterm_while_its_workers_spin():
     """SIGTERM while every worker spins and threads of jobs wait on them (TensorBoard's handler
     calls sys.exit; concurrent.futures then joins those threads): the process exits and takes
     its workers with it."""
-    server = subprocess.Popen(
-        [sys.executable, "-c", EXITING_SERVER], cwd=REPO, stdout=subprocess.PIPE, text=True
-    )
-    try:
-        with watchdog(HANG_S):
-            assert server.stdout is not None
-            workers = [int(w) for w in server.stdout.readline().split()]
-            assert len(workers) == 2
-            server.send_signal(signal.SIGTERM)
-            assert server.wait() == 0
-            assert all(_gone(w) for w in workers)
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+    with _server(EXITING_SERVER) as (server, workers):
+        assert len(workers) == 2
+        server.send_signal(signal.SIGTERM)
+        assert server.wait() == 0
+        assert all(_gone(w) for w in workers)
 
 
 def test_a_second_shutdown_writes_to_no_other_file():
