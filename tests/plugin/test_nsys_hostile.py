@@ -27,7 +27,7 @@ HANG_S = 60
         (hostile_exports.cpu_bomb, "CUPTI_ACTIVITY_KIND_KERNEL is a virtual table"),
         (hostile_exports.memory_bomb, "CUPTI_ACTIVITY_KIND_KERNEL is a virtual table"),
         (hostile_exports.view_export, "CUPTI_ACTIVITY_KIND_KERNEL is a view"),
-        (hostile_exports.generated_column_export, "has generated columns"),
+        (hostile_exports.generated_column_export, r"has 1 generated column\(s\)"),
         (hostile_exports.wal_export, "in WAL mode"),
         (hostile_exports.corrupt_page_export, "corrupt or unreadable SQLite database"),
         (hostile_exports.shared_pages_export, "asks for more work than its size allows"),
